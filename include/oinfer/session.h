@@ -1,0 +1,81 @@
+// Session: runs a prepared Graph.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "oinfer/graph.h"
+#include "oinfer/tensor.h"
+
+namespace oinfer {
+
+enum class Device { kCPU = 0, kCUDA = 1 };
+
+struct SessionOptions {
+  int threads = 0;                 // intra-op threads; 0 = hardware concurrency
+  std::string logLevel = "warn";   // trace|debug|info|warn|error|off (OINFER_LOG_LEVEL overrides)
+  int optimizationLevel = 1;       // 0 = no graph passes, 1 = all passes
+  bool profiling = false;          // collect per-node timings
+  Device device = Device::kCPU;
+};
+
+struct MemoryStats {
+  size_t arenaBytes = 0;       // planned activation arena of the last plan
+  size_t lowerBoundBytes = 0;  // max over steps of simultaneously live activation bytes
+  size_t weightBytes = 0;      // bytes held by initializers
+};
+
+struct NodeProfile {
+  std::string opType;
+  std::string nodeName;
+  double totalMs = 0;
+  int64_t calls = 0;
+};
+
+struct PlanStep {
+  std::string nodeName;
+  std::string opType;
+  std::vector<std::string> outputs;
+  std::vector<std::string> outputShapes;  // "[1,3,224,224]" or "dynamic"
+  bool isView = false;
+};
+
+struct PlanInfo {
+  std::vector<PlanStep> steps;
+  MemoryStats memory;
+};
+
+using TensorMap = std::map<std::string, Tensor>;
+
+class Session {
+ public:
+  explicit Session(Graph graph, SessionOptions options = {});
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Runs the graph; returns every graph output, in graph order. Thread-safe.
+  std::vector<Tensor> run(const TensorMap& inputs);
+  // Returns the named values (graph outputs or intermediates), in that order.
+  std::vector<Tensor> run(const TensorMap& inputs, const std::vector<std::string>& outputNames);
+
+  const Graph& graph() const;
+  const SessionOptions& options() const;
+  // Plans (or reuses the cached plan) for these input shapes and describes it.
+  PlanInfo plan(const std::map<std::string, std::vector<int64_t>>& inputShapes);
+  // Memory figures of the most recently made plan.
+  MemoryStats memoryStats() const;
+  // Per-node timings accumulated since construction or resetProfile(),
+  // when options.profiling is set. Slowest first.
+  std::vector<NodeProfile> profile() const;
+  void resetProfile();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace oinfer

@@ -1,0 +1,99 @@
+#include "oinfer/graph.h"
+
+namespace oinfer {
+
+const char* attrTypeName(AttrType t) {
+  switch (t) {
+    case AttrType::kFloat: return "FLOAT";
+    case AttrType::kInt: return "INT";
+    case AttrType::kString: return "STRING";
+    case AttrType::kTensor: return "TENSOR";
+    case AttrType::kGraph: return "GRAPH";
+    case AttrType::kFloats: return "FLOATS";
+    case AttrType::kInts: return "INTS";
+    case AttrType::kStrings: return "STRINGS";
+    case AttrType::kTensors: return "TENSORS";
+    case AttrType::kGraphs: return "GRAPHS";
+    case AttrType::kSparseTensor: return "SPARSE_TENSOR";
+    case AttrType::kSparseTensors: return "SPARSE_TENSORS";
+    case AttrType::kTypeProto: return "TYPE_PROTO";
+    case AttrType::kTypeProtos: return "TYPE_PROTOS";
+    case AttrType::kUndefined: return "UNDEFINED";
+  }
+  return "UNDEFINED";
+}
+
+std::string Node::describe() const { return "node '" + name + "' (" + opType + ")"; }
+
+const Attribute* Node::attr(const std::string& n) const {
+  for (const auto& a : attributes)
+    if (a.name == n) return &a;
+  return nullptr;
+}
+
+namespace {
+const Attribute* typed(const Node& node, const std::string& name, AttrType want) {
+  const Attribute* a = node.attr(name);
+  if (a && a->type != want)
+    throw Error(ErrorCode::kInvalidModel, node.describe() + ": attribute '" + name + "' has type " +
+                                              attrTypeName(a->type) + ", expected " + attrTypeName(want));
+  return a;
+}
+}  // namespace
+
+int64_t Node::attrInt(const std::string& n, int64_t def) const {
+  const Attribute* a = typed(*this, n, AttrType::kInt);
+  return a ? a->i : def;
+}
+float Node::attrFloat(const std::string& n, float def) const {
+  const Attribute* a = typed(*this, n, AttrType::kFloat);
+  return a ? a->f : def;
+}
+std::string Node::attrString(const std::string& n, const std::string& def) const {
+  const Attribute* a = typed(*this, n, AttrType::kString);
+  return a ? a->s : def;
+}
+std::vector<int64_t> Node::attrInts(const std::string& n, std::vector<int64_t> def) const {
+  const Attribute* a = typed(*this, n, AttrType::kInts);
+  return a ? a->ints : def;
+}
+std::vector<float> Node::attrFloats(const std::string& n, std::vector<float> def) const {
+  const Attribute* a = typed(*this, n, AttrType::kFloats);
+  return a ? a->floats : def;
+}
+std::vector<std::string> Node::attrStrings(const std::string& n, std::vector<std::string> def) const {
+  const Attribute* a = typed(*this, n, AttrType::kStrings);
+  return a ? a->strings : def;
+}
+const Tensor* Node::attrTensor(const std::string& n) const {
+  const Attribute* a = typed(*this, n, AttrType::kTensor);
+  return a ? &a->t : nullptr;
+}
+const Graph* Node::attrGraph(const std::string& n) const {
+  const Attribute* a = typed(*this, n, AttrType::kGraph);
+  return a ? a->g.get() : nullptr;
+}
+
+int64_t Graph::opset(const std::string& d) const {
+  auto it = opsetImports.find(d);
+  if (it == opsetImports.end() && d.empty()) it = opsetImports.find("ai.onnx");
+  return it == opsetImports.end() ? 0 : it->second;
+}
+
+const ValueInfo* Graph::findValue(const std::string& n) const {
+  auto it = valueInfo.find(n);
+  if (it != valueInfo.end()) return &it->second;
+  for (const auto& v : inputs)
+    if (v.name == n) return &v;
+  for (const auto& v : outputs)
+    if (v.name == n) return &v;
+  return nullptr;
+}
+
+size_t Graph::weightBytes() const {
+  size_t total = 0;
+  for (const auto& [n, t] : initializers) total += t.nbytes();
+  return total;
+}
+
+}  // namespace oinfer

@@ -1,0 +1,80 @@
+// The narrow contract between the runtime and a kernel.
+//
+// A kernel is made once per plan by its factory from a KernelInit (the node,
+// its attributes, input/output types with shapes resolved for that plan, and
+// the values of constant inputs), so attributes are parsed and weights packed
+// once. run() then only computes, writing into outputs the runtime has already
+// placed.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "oinfer/error.h"
+#include "oinfer/graph.h"
+#include "oinfer/tensor.h"
+#include "ops/cpu/thread_pool.h"
+
+namespace oinfer {
+
+struct KernelInit {
+  const Node& node;
+  int64_t opset;
+  std::vector<const ValueInfo*> inputs;    // nullptr for an absent optional input
+  std::vector<const Tensor*> constInputs;  // value when the input is constant, else nullptr
+  std::vector<const ValueInfo*> outputs;   // nullptr for an unused optional output
+
+  bool hasInput(size_t i) const { return i < inputs.size() && inputs[i] != nullptr; }
+  const Tensor* constInput(size_t i) const { return i < constInputs.size() ? constInputs[i] : nullptr; }
+  [[noreturn]] void fail(const std::string& msg) const;
+};
+
+class KernelContext {
+ public:
+  size_t numInputs() const { return inputs_.size(); }
+  bool hasInput(size_t i) const { return i < inputs_.size() && inputs_[i] != nullptr; }
+  // Input i; an Error naming the node when absent.
+  const Tensor& input(size_t i) const;
+  size_t numOutputs() const { return outputs_.size(); }
+  bool hasOutput(size_t i) const { return i < outputs_.size() && outputs_[i] != nullptr; }
+  // Output i, already shaped and placed by the runtime.
+  Tensor& output(size_t i);
+  // For outputs whose shape depends on input values the shape function could
+  // not see (NonZero, Unique...): allocates output i with this shape. When the
+  // output was already planned, checks the shape matches and returns it.
+  Tensor& allocateOutput(size_t i, const std::vector<int64_t>& shape, DataType dtype = DataType::kUndefined);
+  ThreadPool& pool() const { return *pool_; }
+  const Node& node() const { return *node_; }
+  [[noreturn]] void fail(const std::string& msg) const;
+
+  // ---- set by the runtime ----------------------------------------------
+  const Node* node_ = nullptr;
+  ThreadPool* pool_ = nullptr;
+  std::vector<const Tensor*> inputs_;
+  std::vector<Tensor*> outputs_;
+  std::vector<DataType> outputTypes_;  // planned dtype, used by allocateOutput
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  virtual void run(KernelContext& ctx) = 0;
+};
+
+using KernelFactory = std::function<std::unique_ptr<Kernel>(const KernelInit&)>;
+
+// A kernel from a callable `void(KernelContext&)`, for kernels whose prepared
+// state fits in the lambda's captures.
+template <class F>
+std::unique_ptr<Kernel> makeKernel(F&& f) {
+  struct LambdaKernel final : Kernel {
+    explicit LambdaKernel(F&& fn) : fn_(std::forward<F>(fn)) {}
+    void run(KernelContext& ctx) override { fn_(ctx); }
+    std::decay_t<F> fn_;
+  };
+  return std::make_unique<LambdaKernel>(std::forward<F>(f));
+}
+
+}  // namespace oinfer

@@ -1,0 +1,29 @@
+// The one place that lists every op family. Each register_<family> lives in
+// src/ops/cpu/<family>.cpp beside the family's kernels.
+#include "ops/registry.h"
+
+namespace oinfer {
+
+void register_elementwise(Registry& r);  // arithmetic, math, comparison, logic, Where
+void register_activation(Registry& r);   // Relu ... Gelu, Clip
+void register_conv(Registry& r);         // Conv, ConvTranspose
+void register_pool(Registry& r);         // Max/Average/Global pools, LRN
+void register_normalization(Registry& r);  // BatchNorm, InstanceNorm, LayerNorm
+void register_linalg(Registry& r);       // Gemm, MatMul
+void register_reduce(Registry& r);       // Reduce*, ArgMax/ArgMin, Softmax, LogSoftmax
+void register_tensor(Registry& r);       // shape manipulation, Constant, Cast ...
+void register_resize(Registry& r);       // Resize, Upsample
+
+void registerAll(Registry& r) {
+  register_elementwise(r);
+  register_activation(r);
+  register_conv(r);
+  register_pool(r);
+  register_normalization(r);
+  register_linalg(r);
+  register_reduce(r);
+  register_tensor(r);
+  register_resize(r);
+}
+
+}  // namespace oinfer

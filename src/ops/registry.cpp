@@ -1,0 +1,52 @@
+#include "ops/registry.h"
+
+#include <mutex>
+
+namespace oinfer {
+
+void Registry::add(OpDef def) {
+  if (def.domain == "ai.onnx") def.domain.clear();
+  auto key = std::make_tuple(def.domain, def.opType, def.sinceVersion);
+  if (defs_.count(key))
+    throw Error(ErrorCode::kInternal, "registry: duplicate entry for " +
+                                          (def.domain.empty() ? std::string("ai.onnx") : def.domain) + "::" +
+                                          def.opType + " since opset " + std::to_string(def.sinceVersion));
+  if (!def.shape)
+    throw Error(ErrorCode::kInternal, "registry: " + def.opType + " has no shape function");
+  defs_.emplace(std::move(key), std::move(def));
+}
+
+const OpDef* Registry::find(const std::string& domain, const std::string& opType, int64_t opset) const {
+  const std::string d = domain == "ai.onnx" ? std::string() : domain;
+  // Highest since_version <= opset: the last key below (d, op, opset + 1).
+  auto it = defs_.upper_bound(std::make_tuple(d, opType, static_cast<int>(opset)));
+  if (it == defs_.begin()) return nullptr;
+  --it;
+  const auto& [kd, kop, kv] = it->first;
+  if (kd != d || kop != opType) return nullptr;
+  return &it->second;
+}
+
+bool Registry::hasOp(const std::string& domain, const std::string& opType) const {
+  const std::string d = domain == "ai.onnx" ? std::string() : domain;
+  auto it = defs_.lower_bound(std::make_tuple(d, opType, 0));
+  return it != defs_.end() && std::get<0>(it->first) == d && std::get<1>(it->first) == opType;
+}
+
+std::vector<const OpDef*> Registry::all() const {
+  std::vector<const OpDef*> out;
+  out.reserve(defs_.size());
+  for (const auto& [k, v] : defs_) out.push_back(&v);
+  return out;
+}
+
+const Registry& Registry::global() {
+  static Registry* r = [] {
+    auto* reg = new Registry();
+    registerAll(*reg);
+    return reg;
+  }();
+  return *r;
+}
+
+}  // namespace oinfer
