@@ -1,0 +1,194 @@
+#include "cli_options.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+
+namespace oinfer::cli {
+
+const char* usageText() {
+  return R"(usage: oinfer-run MODEL.onnx [options]
+
+Loads an ONNX model, prints a summary (producer, ir_version, opsets, inputs and
+outputs with dtype and symbolic shape), runs it once and prints each output's
+shape and min / max / mean. Inputs not given with --input are deterministic
+random values (fixed seed; floats uniform in [-1, 1), integers in [0, 4), bools
+random); symbolic dims are 1 unless set with --shape.
+
+inputs and outputs:
+  --input NAME=FILE     read input NAME from FILE: .npy, or .pb (a serialized ONNX
+                        TensorProto); repeatable
+  --shape NAME=DIMS     shape of a random input, e.g. --shape pixels=1x64 (DIMS
+                        'scalar' for a 0-d tensor); repeatable
+  --output-dir DIR      write each output to DIR/<output name>.npy
+  --top-k K             print the K largest entries of each output with their
+                        flat indices (e.g. a classifier's best classes)
+
+checking against reference data:
+  --test-data DIR       read inputs from DIR/input_<k>.pb (graph inputs in order),
+                        compare the outputs with DIR/output_<k>.pb; exit 1 on a
+                        mismatch. An element matches when
+                        |actual - expected| <= atol + rtol * |expected|, NaN
+                        matches NaN; dtype and shape must match
+  --rtol R              relative tolerance (default 1e-3)
+  --atol A              absolute tolerance (default 1e-7)
+
+performance:
+  --bench N             time N more runs and print latency min / median / p90 /
+                        max in ms, after the load and first-run (plan) times
+  --warmup K            untimed runs before the timed ones (default 1)
+  --profile             per-node table: op type, node, mean ms, share of total,
+                        slowest first (over the timed runs with --bench)
+  --print-plan          execution order with output shapes, and the memory plan
+                        (activation arena, its lower bound, weights)
+
+execution:
+  --threads N           intra-op threads (default: all cores)
+  --device cpu|cuda     device to run on (default cpu)
+  --log-level LEVEL     trace, debug, info, warn (default), error or off
+
+output:
+  --json                print one JSON object with everything instead of text
+  --help                print this text
+  --version             print the version
+
+exit status: 0 success, 1 --test-data mismatch, 2 any error (bad options,
+missing file, invalid model, failed run); errors are one line on stderr.
+)";
+}
+
+namespace {
+
+int64_t parseInt(const std::string& opt, const std::string& s, int64_t lo, int64_t hi) {
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || p != s.data() + s.size())
+    throw UsageError{opt + ": '" + s + "' is not an integer"};
+  if (v < lo || v > hi)
+    throw UsageError{opt + ": " + s + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"};
+  return v;
+}
+
+double parseNonNegative(const std::string& opt, const std::string& s) {
+  char* end = nullptr;
+  errno = 0;
+  double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || errno != 0 || !std::isfinite(v) || v < 0)
+    throw UsageError{opt + ": '" + s + "' is not a non-negative number"};
+  return v;
+}
+
+std::pair<std::string, std::string> splitNameValue(const std::string& opt, const std::string& s) {
+  // Split at the last '=' so that names containing '=' still work for shapes;
+  // for files, a name rarely has '=' while a path might, so split at the first.
+  size_t eq = opt == "--shape" ? s.rfind('=') : s.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw UsageError{opt + ": expected NAME=" + (opt == "--shape" ? "DIMS" : "FILE") + ", got '" + s + "'"};
+  return {s.substr(0, eq), s.substr(eq + 1)};
+}
+
+}  // namespace
+
+std::vector<int64_t> parseShapeSpec(const std::string& spec) {
+  std::vector<int64_t> dims;
+  if (spec.empty() || spec == "scalar") return dims;
+  size_t start = 0;
+  while (true) {
+    size_t x = spec.find_first_of("x,", start);
+    std::string part = spec.substr(start, x == std::string::npos ? std::string::npos : x - start);
+    dims.push_back(parseInt("--shape", part, 0, int64_t(1) << 40));
+    if (x == std::string::npos) break;
+    start = x + 1;
+  }
+  return dims;
+}
+
+Options parseArgs(int argc, char** argv) {
+  Options o;
+  bool endOfOptions = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (endOfOptions || arg.size() < 2 || arg[0] != '-' || arg == "-") {
+      if (!o.model.empty())
+        throw UsageError{"more than one model given ('" + o.model + "' and '" + arg + "')"};
+      o.model = arg;
+      continue;
+    }
+    if (arg == "--") {
+      endOfOptions = true;
+      continue;
+    }
+    std::string opt = arg, inlineValue;
+    bool hasInline = false;
+    if (size_t eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      opt = arg.substr(0, eq);
+      inlineValue = arg.substr(eq + 1);
+      hasInline = true;
+    }
+    auto value = [&]() -> std::string {
+      if (hasInline) return inlineValue;
+      if (i + 1 >= argc) throw UsageError{opt + " needs a value"};
+      return argv[++i];
+    };
+    auto flag = [&]() {
+      if (hasInline) throw UsageError{opt + " takes no value"};
+    };
+    if (opt == "--help" || opt == "-h") {
+      flag();
+      o.help = true;
+    } else if (opt == "--version" || opt == "-V") {
+      flag();
+      o.version = true;
+    } else if (opt == "--input" || opt == "-i") {
+      o.inputs.push_back(splitNameValue("--input", value()));
+      if (o.inputs.back().second.empty()) throw UsageError{"--input " + o.inputs.back().first + "=: no file given"};
+    } else if (opt == "--shape") {
+      auto [name, spec] = splitNameValue("--shape", value());
+      o.shapes[name] = parseShapeSpec(spec);
+    } else if (opt == "--output-dir" || opt == "-o") {
+      o.outputDir = value();
+      if (o.outputDir.empty()) throw UsageError{"--output-dir: empty directory name"};
+    } else if (opt == "--test-data") {
+      o.testDataDir = value();
+      if (o.testDataDir.empty()) throw UsageError{"--test-data: empty directory name"};
+    } else if (opt == "--rtol") {
+      o.rtol = parseNonNegative(opt, value());
+    } else if (opt == "--atol") {
+      o.atol = parseNonNegative(opt, value());
+    } else if (opt == "--bench") {
+      o.bench = static_cast<int>(parseInt(opt, value(), 1, 1000000));
+    } else if (opt == "--warmup") {
+      o.warmup = static_cast<int>(parseInt(opt, value(), 0, 1000000));
+    } else if (opt == "--profile") {
+      flag();
+      o.profile = true;
+    } else if (opt == "--print-plan") {
+      flag();
+      o.printPlan = true;
+    } else if (opt == "--threads") {
+      o.threads = static_cast<int>(parseInt(opt, value(), 0, 4096));
+    } else if (opt == "--device") {
+      o.device = value();
+      if (o.device != "cpu" && o.device != "cuda")
+        throw UsageError{"--device: '" + o.device + "' is not a device (cpu or cuda)"};
+    } else if (opt == "--log-level") {
+      o.logLevel = value();
+      static const char* kLevels[] = {"trace", "debug", "info", "warn", "error", "off"};
+      bool ok = false;
+      for (const char* l : kLevels) ok |= o.logLevel == l;
+      if (!ok) throw UsageError{"--log-level: '" + o.logLevel + "' is not one of trace debug info warn error off"};
+    } else if (opt == "--json") {
+      flag();
+      o.json = true;
+    } else if (opt == "--top-k") {
+      o.topK = static_cast<int>(parseInt(opt, value(), 1, 1000000));
+    } else {
+      throw UsageError{"unknown option '" + opt + "' (see --help)"};
+    }
+  }
+  if (!o.help && !o.version && o.model.empty()) throw UsageError{"no model given (usage: oinfer-run MODEL.onnx [options]; see --help)"};
+  return o;
+}
+
+}  // namespace oinfer::cli

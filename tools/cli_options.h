@@ -1,0 +1,45 @@
+// oinfer-run's command line: the options, a hand-written parser and the usage text.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace oinfer::cli {
+
+struct Options {
+  std::string model;
+  std::vector<std::pair<std::string, std::string>> inputs;  // --input NAME=FILE, in order
+  std::map<std::string, std::vector<int64_t>> shapes;       // --shape NAME=1x3x224x224
+  std::string outputDir;
+  std::string testDataDir;
+  double rtol = 1e-3;
+  double atol = 1e-7;
+  int bench = 0;    // timed runs; 0 = no benchmark
+  int warmup = -1;  // -1: default (1 when benchmarking)
+  bool profile = false;
+  bool printPlan = false;
+  int threads = 0;
+  std::string device = "cpu";
+  std::string logLevel;  // empty: the library default
+  bool json = false;
+  int topK = 0;
+  bool help = false;
+  bool version = false;
+};
+
+// Parses argv; throws UsageError with a one-line message on bad options.
+Options parseArgs(int argc, char** argv);
+
+struct UsageError {
+  std::string message;
+};
+
+// "1x3x224x224" -> {1,3,224,224}; "" or "scalar" -> {} (a 0-d tensor).
+std::vector<int64_t> parseShapeSpec(const std::string& spec);
+
+const char* usageText();
+
+}  // namespace oinfer::cli
