@@ -60,6 +60,7 @@ struct Attribute {
   std::vector<Tensor> tensors;
   std::vector<std::shared_ptr<Graph>> graphs;
   ValueInfo typeProto;  // kTypeProto (name unused)
+  std::vector<ValueInfo> typeProtos;  // kTypeProtos (names unused)
 };
 
 struct Node {

@@ -15,3 +15,10 @@ Tensor loadNpy(const std::string& path);
 void saveNpy(const std::string& path, const Tensor& tensor);
 
 }  // namespace oinfer
+
+namespace oinfer {
+
+// A serialized onnx.SequenceProto of tensors (sequence test data), in order.
+std::vector<Tensor> loadSequenceProto(const std::string& path);
+
+}  // namespace oinfer

@@ -1,0 +1,76 @@
+// Reading bytes and protobuf messages safely: memory-mapped files, parsing
+// with limits, and fields this build's onnx.proto predates.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/unknown_field_set.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+#include "parser/onnx_parser.h"
+
+namespace oinfer::parser {
+
+void fail(const LoadContext& ctx, const std::string& msg, ErrorCode code) {
+  throw Error(code, ctx.source + ": " + msg);
+}
+
+// Nesting in an ONNX model costs about three levels per subgraph (Graph ->
+// Node -> Attribute -> Graph) plus a few for TypeProto chains, so 200 allows
+// deeply nested control flow while keeping parser recursion (and ours, which
+// follows the message structure) far from the stack limit.
+constexpr int kRecursionLimit = 200;
+
+bool parseMessage(google::protobuf::Message& msg, const void* data, size_t size) {
+  // protobuf addresses a message with int offsets: a single serialized message
+  // cannot exceed 2 GB, which is why large models put weights in external data.
+  if (size > static_cast<size_t>(INT_MAX)) return false;
+  google::protobuf::io::CodedInputStream in(static_cast<const uint8_t*>(data), static_cast<int>(size));
+  in.SetTotalBytesLimit(INT_MAX);
+  in.SetRecursionLimit(kRecursionLimit);
+  if (!msg.ParseFromCodedStream(&in)) return false;
+  return in.ConsumedEntireMessage();
+}
+
+MappedFile::MappedFile(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(ErrorCode::kIO, path + ": cannot open: " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw Error(ErrorCode::kIO, path + ": not a regular file");
+  }
+  size_ = static_cast<size_t>(st.st_size);
+  if (size_ > 0) {
+    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      int err = errno;
+      ::close(fd);
+      throw Error(ErrorCode::kIO, path + ": cannot map: " + std::strerror(err));
+    }
+    data_ = p;
+  }
+  ::close(fd);
+}
+
+MappedFile::~MappedFile() {
+  if (data_) ::munmap(data_, size_);
+}
+
+std::string unknownStringField(const google::protobuf::Message& msg, int field) {
+  const auto& fields = msg.GetReflection()->GetUnknownFields(msg);
+  std::string out;
+  for (int i = 0; i < fields.field_count(); ++i) {
+    const auto& f = fields.field(i);
+    if (f.number() == field && f.type() == google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED)
+      out = f.length_delimited();
+  }
+  return out;
+}
+
+}  // namespace oinfer::parser
