@@ -1,0 +1,72 @@
+// The execution plan: for one set of concrete input shapes (and one set of
+// fetched names), every value's storage and every step's kernel binding.
+//
+// Storage kinds:
+//   kInput     a caller tensor, used in place (never copied)
+//   kWeight    an initializer, shared with the Graph
+//   kConstant  a value folded at plan time (Constant, Shape chains ...)
+//   kArena     an activation at a planned offset in the run's arena
+//   kOwned     allocated per run: values handed back to the caller (graph
+//              outputs, fetched intermediates, which are therefore never
+//              overwritten), and outputs of steps whose shapes are only known
+//              at run time (data-dependent)
+//   kView      a reinterpretation of another slot's buffer (Reshape-likes)
+//
+// Kernels are made per ExecContext (arena + kernels), and a Session keeps a
+// pool of contexts per plan: concurrent runs each take their own, so kernels
+// may keep scratch state without locking.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "oinfer/session.h"
+#include "ops/registry.h"
+
+namespace oinfer::runtime {
+
+enum class SlotKind { kInput, kWeight, kConstant, kArena, kOwned, kView };
+
+struct Slot {
+  std::string name;
+  SlotKind kind = SlotKind::kArena;
+  ValueInfo type;
+  bool staticShape = false;
+  std::vector<int64_t> shape;  // when staticShape
+  Tensor value;                // kWeight / kConstant
+  int viewBase = -1;           // kView: the slot whose buffer it reinterprets
+  size_t offset = 0;           // kArena
+  size_t bytes = 0;
+};
+
+struct Step {
+  const Node* node = nullptr;
+  size_t nodeIndex = 0;  // position in the sorted graph (profiling key)
+  const OpDef* def = nullptr;
+  int64_t opset = 0;
+  std::vector<int> in, out;  // slot ids, -1 for absent
+  bool view = false;
+  bool dynamic = false;  // output shapes resolved at run time
+};
+
+struct ExecContext {
+  std::shared_ptr<void> arena;
+  uint8_t* arenaData = nullptr;
+  std::vector<std::unique_ptr<Kernel>> kernels;  // per step (null for views)
+};
+
+struct Plan {
+  std::vector<Slot> slots;
+  std::unordered_map<std::string, int> slotOf;
+  std::vector<Step> steps;
+  std::vector<int> results;  // requested values, in request order
+  MemoryStats stats;
+
+  std::mutex poolMu;
+  std::vector<std::unique_ptr<ExecContext>> freeContexts;
+};
+
+}  // namespace oinfer::runtime

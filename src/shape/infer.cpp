@@ -1,0 +1,168 @@
+#include "shape/infer.h"
+
+#include <spdlog/spdlog.h>
+
+namespace oinfer::shape {
+
+namespace {
+
+ValueInfo infoOf(const std::string& name, const Tensor& t) {
+  ValueInfo v;
+  v.name = name;
+  v.dtype = t.dtype();
+  v.hasShape = true;
+  v.shape = toShape(t.shape());
+  return v;
+}
+
+bool isIntegral(DataType t) { return t == DataType::kInt64 || t == DataType::kInt32; }
+
+// Dims-as-value of a small integer tensor, for ops that read shape values.
+void recordSymbolic(const std::string& name, const Tensor& t, InferState& st) {
+  if (!isIntegral(t.dtype()) || t.rank() > 1 || t.numel() > 64) return;
+  std::vector<Dim> dims;
+  for (int64_t v : t.toInt64Vector()) dims.push_back(Dim(v));
+  st.symValues[name] = std::move(dims);
+}
+
+// Prefers an inferred static dim, then a declared (static or named) one.
+Dim mergeDim(const Dim& inferred, const Dim* declared) {
+  if (inferred.isStatic() || !declared) return inferred;
+  if (declared->isStatic()) return *declared;
+  if (!declared->symbol.empty() && declared->symbol.rfind("unk__", 0) != 0) return *declared;
+  return inferred;
+}
+
+void mergeDeclared(const Node& node, size_t idx, ValueInfo& out, const ValueInfo* decl) {
+  if (!decl || decl->kind != out.kind) return;
+  if (out.dtype == DataType::kUndefined) out.dtype = decl->dtype;
+  if (!decl->hasShape) return;
+  if (!out.hasShape) {
+    out.hasShape = true;
+    out.shape = decl->shape;
+    return;
+  }
+  if (decl->shape.size() != out.shape.size()) {
+    spdlog::warn("{}: output '{}' is declared with rank {} but infers to {}; using the inferred shape",
+                 node.describe(), out.name, decl->shape.size(), shapeToString(out.shape));
+    return;
+  }
+  for (size_t k = 0; k < out.shape.size(); ++k) {
+    const Dim& d = decl->shape[k];
+    if (out.shape[k].isStatic() && d.isStatic() && out.shape[k].value != d.value) {
+      spdlog::warn("{}: output '{}' is declared as {} but infers to {}; using the inferred shape",
+                   node.describe(), out.name, shapeToString(decl->shape), shapeToString(out.shape));
+      return;
+    }
+  }
+  for (size_t k = 0; k < out.shape.size(); ++k) out.shape[k] = mergeDim(out.shape[k], &decl->shape[k]);
+}
+
+}  // namespace
+
+void seedState(const Graph& g, InferState& st) {
+  for (const auto& [name, t] : g.initializers) {
+    st.types[name] = infoOf(name, t);
+    st.values[name] = t;
+    recordSymbolic(name, t, st);
+  }
+  for (const auto& in : g.inputs)
+    if (!st.types.count(in.name)) st.types[in.name] = in;
+}
+
+bool inferNode(const Node& node, InferState& st, const InferHooks& hooks, SymbolGenerator& symbols,
+               const Graph* declared, bool fold) {
+  const ShapeFn* fn = hooks.shapeFn(node);
+  if (!fn)
+    throw Error(ErrorCode::kUnsupportedOp, node.describe() + ": op '" +
+                                               (node.domain.empty() ? "" : node.domain + "::") + node.opType +
+                                               "' is not supported for opset " + std::to_string(hooks.opset(node)));
+  InferContext ctx(node, hooks.opset(node), symbols);
+  std::vector<std::vector<Dim>> convertedSym(node.inputs.size());
+  bool allValues = true;
+  int64_t valueElements = 0;
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    const std::string& in = node.inputs[i];
+    if (in.empty()) {
+      ctx.inputs_.push_back(nullptr);
+      ctx.values_.push_back(nullptr);
+      ctx.symValues_.push_back(nullptr);
+      continue;
+    }
+    auto t = st.types.find(in);
+    if (t == st.types.end() || t->second.dtype == DataType::kUndefined) return false;
+    ctx.inputs_.push_back(&t->second);
+    auto v = st.values.find(in);
+    if (v != st.values.end()) {
+      ctx.values_.push_back(&v->second);
+      valueElements += v->second.numel();
+    } else {
+      ctx.values_.push_back(nullptr);
+      allValues = false;
+    }
+    auto s = st.symValues.find(in);
+    ctx.symValues_.push_back(s != st.symValues.end() ? &s->second : nullptr);
+  }
+  for (const auto& o : node.outputs) {
+    ValueInfo v;
+    v.name = o;
+    ctx.outputs_.push_back(std::move(v));
+  }
+  ctx.outputSet_.assign(node.outputs.size(), false);
+  ctx.outputValues_.resize(node.outputs.size());
+  ctx.outputSymValues_.resize(node.outputs.size());
+
+  (*fn)(ctx);
+
+  for (size_t i = 0; i < node.outputs.size(); ++i) {
+    if (node.outputs[i].empty()) continue;
+    if (!ctx.outputSet_[i])
+      throw Error(ErrorCode::kInternal, node.describe() + ": shape function left output " + std::to_string(i) +
+                                            " ('" + node.outputs[i] + "') untyped");
+    if (declared) mergeDeclared(node, i, ctx.outputs_[i], declared->findValue(node.outputs[i]));
+  }
+
+  // Fold when every input is known and small (or the node has no inputs, like Constant).
+  std::vector<Tensor> folded;
+  bool didFold = false;
+  if (fold && allValues && valueElements <= kMaxFoldElements) {
+    std::vector<const Tensor*> ins(ctx.values_.begin(), ctx.values_.end());
+    didFold = hooks.evaluate(node, ins, ctx.outputs_, folded);
+  }
+  for (size_t i = 0; i < node.outputs.size(); ++i) {
+    const std::string& name = node.outputs[i];
+    if (name.empty()) continue;
+    if (didFold && i < folded.size() && folded[i].defined()) {
+      st.types[name] = infoOf(name, folded[i]);
+      st.types[name].kind = ctx.outputs_[i].kind;
+      st.values[name] = folded[i];
+      recordSymbolic(name, folded[i], st);
+      continue;
+    }
+    st.types[name] = ctx.outputs_[i];
+    if (ctx.outputValues_[i]) {
+      st.values[name] = *ctx.outputValues_[i];
+      recordSymbolic(name, *ctx.outputValues_[i], st);
+    } else if (ctx.outputSymValues_[i]) {
+      st.symValues[name] = *ctx.outputSymValues_[i];
+    }
+  }
+  return true;
+}
+
+void inferNodes(const Graph& g, InferState& st, const InferHooks& hooks, SymbolGenerator& symbols, bool fold) {
+  for (const Node& node : g.nodes) {
+    if (!inferNode(node, st, hooks, symbols, &g, fold)) {
+      // An input of unknown type: the outputs stay unknown (declared types, if any, stand).
+      for (const auto& o : node.outputs) {
+        if (o.empty()) continue;
+        const ValueInfo* decl = g.findValue(o);
+        ValueInfo v = decl ? *decl : ValueInfo{};
+        v.name = o;
+        st.types[o] = v;
+      }
+    }
+  }
+}
+
+}  // namespace oinfer::shape

@@ -1,0 +1,62 @@
+// The shape inference driver.
+//
+// Walks a sorted graph once, node by node. For each node it gathers the types
+// of the inputs, their values where known (initializers, Constants, folded
+// shape computations) and their symbolic values (1-d integer tensors whose
+// elements are dims, such as Shape's output on a [batch,seq] tensor), calls the
+// op's shape function, and records the outputs' types. When every input of a
+// deterministic node has a known value and the inputs are small, the node is
+// evaluated on the spot (constant folding through the op's own CPU kernel), so
+// Shape -> Gather -> Concat -> Reshape chains give Reshape a concrete or
+// symbolic target before any input exists. Declared value_info refines
+// inferred dims that are only fresh symbols.
+//
+// The driver knows nothing about the registry: the caller supplies a lookup
+// for shape functions and an evaluator for folding (dependencies point
+// runtime -> ops -> shape -> graph).
+//
+// Limits: one pass, no fixed-point iteration; values are only propagated for
+// tensors of at most kMaxFoldElements elements per input; subgraph bodies are
+// typed by their own ops (If/Loop/Scan shape functions call back in).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "oinfer/graph.h"
+#include "shape/infer_context.h"
+
+namespace oinfer::shape {
+
+struct InferState {
+  std::map<std::string, ValueInfo> types;
+  std::map<std::string, Tensor> values;  // known values (constants, folded)
+  std::map<std::string, std::vector<Dim>> symValues;
+};
+
+struct InferHooks {
+  // Shape function of a node (nullptr when the registry lacks the op).
+  std::function<const ShapeFn*(const Node&)> shapeFn;
+  // Evaluates a node on known inputs; returns false when it cannot (no
+  // kernel, non-deterministic op). Outputs come back in node output order.
+  std::function<bool(const Node&, const std::vector<const Tensor*>& inputs,
+                     const std::vector<ValueInfo>& outputTypes, std::vector<Tensor>& outputs)>
+      evaluate;
+  // Opset of a node's domain.
+  std::function<int64_t(const Node&)> opset;
+};
+
+constexpr int64_t kMaxFoldElements = 1 << 16;
+
+// Seeds `state` with the graph's initializers and declared inputs.
+void seedState(const Graph& g, InferState& state);
+// Infers every node of the sorted graph `g` into `state`.
+void inferNodes(const Graph& g, InferState& state, const InferHooks& hooks, SymbolGenerator& symbols,
+                bool fold = true);
+// Infers one node into `state`; returns false when an input's type is unknown.
+bool inferNode(const Node& node, InferState& state, const InferHooks& hooks, SymbolGenerator& symbols,
+               const Graph* declared, bool fold);
+
+}  // namespace oinfer::shape
