@@ -1,0 +1,192 @@
+// oinfer-conformance: the conformance scoreboard.
+//
+// Runs the ONNX backend test suites shipped in onnx==1.22.0 statically and
+// with every input dim made symbolic, prints pass / fail / unsupported counts
+// overall, per suite and per op, and can write docs/conformance.md and the
+// manifest of passing cases that CI holds us to.
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "conformance/runner.h"
+#include "oinfer/version.h"
+
+namespace fs = std::filesystem;
+using namespace oinfer::conformance;
+
+namespace {
+
+const char* kUsage =
+    "usage: oinfer-conformance [options]\n"
+    "  --data DIR            backend test data root (default: $ONNX_TEST_DATA or the configured onnx==1.22.0 path)\n"
+    "  --suites LIST         comma-separated suites (default: node,pytorch-converted,pytorch-operator,simple)\n"
+    "  --filter SUBSTR       only cases whose name contains SUBSTR\n"
+    "  --jobs N              cases run in parallel (default 2)\n"
+    "  --manifest FILE       tolerance overrides are read from this manifest\n"
+    "  --write-manifest FILE write the passing cases (keeping tolerance overrides)\n"
+    "  --markdown FILE       write the scoreboard as markdown (docs/conformance.md)\n"
+    "  --failures            print every failing case with its reason\n";
+
+struct Row {
+  CaseResult st, dyn;
+  std::string suite;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string data = findTestData(), manifestIn, manifestOut, markdown, filter;
+  std::vector<std::string> suites = {"node", "pytorch-converted", "pytorch-operator", "simple"};
+  int jobs = 2;
+  bool printFailures = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << "oinfer-conformance: " << a << " needs a value\n";
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--data") data = next();
+    else if (a == "--suites") {
+      suites.clear();
+      std::stringstream ss(next());
+      std::string s;
+      while (std::getline(ss, s, ',')) suites.push_back(s);
+    } else if (a == "--filter") filter = next();
+    else if (a == "--jobs") jobs = std::max(1, std::atoi(next().c_str()));
+    else if (a == "--manifest") manifestIn = next();
+    else if (a == "--write-manifest") manifestOut = next();
+    else if (a == "--markdown") markdown = next();
+    else if (a == "--failures") printFailures = true;
+    else if (a == "--help" || a == "-h") { std::cout << kUsage; return 0; }
+    else { std::cerr << "oinfer-conformance: unknown option " << a << "\n" << kUsage; return 2; }
+  }
+  if (data.empty()) {
+    std::cerr << "oinfer-conformance: ONNX backend test data not found (pip install onnx==1.22.0, or set ONNX_TEST_DATA)\n";
+    return 2;
+  }
+  std::map<std::string, ManifestEntry> manifest;
+  if (!manifestIn.empty()) manifest = readManifest(manifestIn);
+
+  std::vector<std::pair<std::string, std::string>> cases;  // suite, dir
+  for (const auto& s : suites)
+    for (const auto& dir : listCases((fs::path(data) / s).string()))
+      if (filter.empty() || dir.find(filter) != std::string::npos) cases.emplace_back(s, dir);
+
+  std::vector<Row> rows(cases.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < cases.size();) {
+      const auto& [suite, dir] = cases[i];
+      std::string key = suite + "/" + fs::path(dir).filename().string();
+      RunOptions opt;
+      if (auto it = manifest.find(key); it != manifest.end()) {
+        if (it->second.rtol >= 0) opt.rtol = it->second.rtol;
+        if (it->second.atol >= 0) opt.atol = it->second.atol;
+      }
+      rows[i].suite = suite;
+      rows[i].st = runCase(dir, opt);
+      if (rows[i].st.status != Status::kExcluded) {
+        opt.dynamic = true;
+        rows[i].dyn = runCase(dir, opt);
+      } else {
+        rows[i].dyn = rows[i].st;
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+
+  // ---- counts ----
+  struct Count { int total = 0, pass = 0, fail = 0, unsupported = 0, dynPass = 0; };
+  std::map<std::string, Count> bySuite, byOp;
+  Count all;
+  int excluded = 0;
+  for (const auto& r : rows) {
+    if (r.st.status == Status::kExcluded) { ++excluded; continue; }
+    auto add = [&](Count& c) {
+      ++c.total;
+      if (r.st.status == Status::kPass) ++c.pass;
+      else if (r.st.status == Status::kUnsupported) ++c.unsupported;
+      else ++c.fail;
+      if (r.dyn.status == Status::kPass) ++c.dynPass;
+    };
+    add(all);
+    add(bySuite[r.suite]);
+    if (r.suite == "node")
+      for (const auto& op : r.st.ops) add(byOp[op]);
+  }
+  auto pct = [](int a, int b) { char buf[32]; std::snprintf(buf, sizeof buf, "%.1f%%", b ? 100.0 * a / b : 0.0); return std::string(buf); };
+  std::ostringstream table;
+  table << "| suite | cases | pass (static) | pass (dynamic) | fail | unsupported |\n|---|---:|---:|---:|---:|---:|\n";
+  for (const auto& [s, c] : bySuite)
+    table << "| " << s << " | " << c.total << " | " << c.pass << " (" << pct(c.pass, c.total) << ") | " << c.dynPass
+          << " (" << pct(c.dynPass, c.total) << ") | " << c.fail << " | " << c.unsupported << " |\n";
+  table << "| **all** | " << all.total << " | " << all.pass << " (" << pct(all.pass, all.total) << ") | " << all.dynPass
+        << " (" << pct(all.dynPass, all.total) << ") | " << all.fail << " | " << all.unsupported << " |\n";
+  std::cout << table.str() << "excluded (non-default domain or non-tensor inputs/outputs): " << excluded << "\n";
+
+  if (printFailures)
+    for (const auto& r : rows)
+      if (r.st.status != Status::kPass && r.st.status != Status::kExcluded)
+        std::cout << r.suite << "/" << r.st.name << " [" << statusName(r.st.status) << "] " << r.st.message << "\n";
+      else if (r.st.status == Status::kPass && r.dyn.status != Status::kPass)
+        std::cout << r.suite << "/" << r.st.name << " [dynamic " << statusName(r.dyn.status) << "] " << r.dyn.message << "\n";
+
+  if (!manifestOut.empty()) {
+    std::ofstream out(manifestOut);
+    out << "# Conformance manifest: the ONNX backend cases (onnx==1.22.0) oinfer passes.\n"
+           "# Regenerate with: oinfer-conformance --manifest FILE --write-manifest FILE\n"
+           "# Format: suite/case modes [rtol=X atol=Y] [# reason for a per-case tolerance]\n";
+    for (const auto& r : rows) {
+      if (r.st.status == Status::kExcluded) continue;
+      std::string key = r.suite + "/" + r.st.name;
+      std::string modes;
+      if (r.st.status == Status::kPass) modes = "static";
+      if (r.dyn.status == Status::kPass) modes += modes.empty() ? "dynamic" : ",dynamic";
+      if (modes.empty()) continue;
+      out << key << " " << modes;
+      if (auto it = manifest.find(key); it != manifest.end()) {
+        if (it->second.rtol >= 0) out << " rtol=" << it->second.rtol;
+        if (it->second.atol >= 0) out << " atol=" << it->second.atol;
+        if (!it->second.reason.empty()) out << " #" << it->second.reason;
+      }
+      out << "\n";
+    }
+  }
+  if (!markdown.empty()) {
+    std::ofstream md(markdown);
+    md << "# ONNX conformance\n\n"
+          "Generated by `oinfer-conformance` (oinfer " OINFER_VERSION_STRING ") over the backend test data shipped in "
+          "`onnx==1.22.0`. Reproduce with `scripts/conformance.sh`.\n\n"
+          "**How we count.** A case is counted when its model uses only the default ONNX domain and all of its graph "
+          "inputs and outputs are tensors (" << excluded << " cases are excluded by that rule). A case passes when every "
+          "`test_data_set_*` matches: same dtype and shape, NaNs in the same places, and |actual - expected| <= atol + "
+          "rtol * |expected| with rtol 1e-3, atol 1e-7 unless the manifest (`tests/conformance/manifest.txt`) gives the "
+          "case its own tolerance with a reason. *Dynamic* reruns each case with every graph input dim made symbolic, "
+          "so shapes arrive only with the data.\n\n"
+       << table.str() << "\n## Per op (node suite)\n\n| op | cases | pass (static) | pass (dynamic) | fail | unsupported |\n|---|---:|---:|---:|---:|---:|\n";
+    for (const auto& [op, c] : byOp)
+      md << "| " << op << " | " << c.total << " | " << c.pass << " | " << c.dynPass << " | " << c.fail << " | " << c.unsupported << " |\n";
+    md << "\n## Cases that do not pass (static)\n\n| case | status | reason |\n|---|---|---|\n";
+    for (const auto& r : rows) {
+      if (r.st.status == Status::kPass || r.st.status == Status::kExcluded) continue;
+      std::string m = r.st.message;
+      std::replace(m.begin(), m.end(), '|', '/');
+      if (m.size() > 160) m = m.substr(0, 160) + "...";
+      md << "| " << r.suite << "/" << r.st.name << " | " << statusName(r.st.status) << " | " << m << " |\n";
+    }
+  }
+  return 0;
+}
