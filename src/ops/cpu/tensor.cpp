@@ -1,8 +1,312 @@
-// Placeholder: the tensor family is being written.
-#include "ops/registry.h"
+// Tensor family kernels: the view ops (Reshape, Flatten, Squeeze, Unsqueeze,
+// Identity: the runtime reinterprets their input and never calls these
+// kernels except for constant folding), Dropout, Transpose, Concat, Split,
+// Shape, Size; plus the shared strided copy and register_tensor.
+#include <algorithm>
+
+#include "ops/cpu/tensor_common.h"
+#include "shape/tensor.h"
 
 namespace oinfer {
+namespace tensor_ops {
 
-void register_tensor(Registry& r) {}
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (size_t k = shape.size(); k-- > 1;) s[k - 1] = s[k] * shape[k];
+  return s;
+}
+
+int64_t product(const std::vector<int64_t>& dims, size_t begin, size_t end) {
+  int64_t p = 1;
+  for (size_t k = begin; k < end && k < dims.size(); ++k) p *= dims[k];
+  return p;
+}
+
+template <class T>
+void stridedCopy(const T* src, std::vector<int64_t> ss, T* dst, std::vector<int64_t> ds, std::vector<int64_t> shape,
+                 ThreadPool& pool) {
+  for (int64_t d : shape)
+    if (d == 0) return;
+  // Coalesce: drop unit dims, merge neighbours that are contiguous in both.
+  std::vector<int64_t> sh, a, b;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] == 1) continue;
+    if (!sh.empty() && a.back() == ss[k] * shape[k] && b.back() == ds[k] * shape[k]) {
+      sh.back() *= shape[k];
+      a.back() = ss[k];
+      b.back() = ds[k];
+    } else {
+      sh.push_back(shape[k]);
+      a.push_back(ss[k]);
+      b.push_back(ds[k]);
+    }
+  }
+  if (sh.empty()) {
+    dst[0] = src[0];
+    return;
+  }
+  const size_t nd = sh.size();
+  const int64_t inner = sh.back(), sa = a.back(), sb = b.back();
+  int64_t rows = 1;
+  for (size_t k = 0; k + 1 < nd; ++k) rows *= sh[k];
+  pool.parallelFor(
+      rows,
+      [&](int64_t begin, int64_t end) {
+        std::vector<int64_t> idx(nd, 0);
+        int64_t rem = begin, so = 0, dof = 0;
+        for (size_t k = nd - 1; k-- > 0;) {
+          idx[k] = rem % sh[k];
+          rem /= sh[k];
+          so += idx[k] * a[k];
+          dof += idx[k] * b[k];
+        }
+        for (int64_t row = begin; row < end; ++row) {
+          const T* s = src + so;
+          T* d = dst + dof;
+          if (sa == 1 && sb == 1) {
+            copyElems(s, d, inner);
+          } else {
+            for (int64_t i = 0; i < inner; ++i) d[i * sb] = s[i * sa];
+          }
+          for (size_t k = nd - 1; k-- > 0;) {
+            so += a[k];
+            dof += b[k];
+            if (++idx[k] < sh[k]) break;
+            so -= a[k] * sh[k];
+            dof -= b[k] * sh[k];
+            idx[k] = 0;
+          }
+        }
+      },
+      std::max<int64_t>(1, 16384 / std::max<int64_t>(inner, 1)));
+}
+
+void stridedCopy(const Tensor& src, int64_t srcOffset, const std::vector<int64_t>& srcStrides, Tensor& dst,
+                 int64_t dstOffset, const std::vector<int64_t>& dstStrides, const std::vector<int64_t>& shape,
+                 ThreadPool& pool, const Node& node) {
+  dispatchBytes(
+      src.dtype(),
+      [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        stridedCopy<T>(static_cast<const T*>(src.data()) + srcOffset, srcStrides,
+                       static_cast<T*>(dst.data()) + dstOffset, dstStrides, shape, pool);
+      },
+      node);
+}
+
+std::vector<DataType> numericTypes() {
+  return {DataType::kFloat,  DataType::kDouble, DataType::kFloat16, DataType::kBFloat16, DataType::kInt8,
+          DataType::kInt16,  DataType::kInt32,  DataType::kInt64,   DataType::kUInt8,    DataType::kUInt16,
+          DataType::kUInt32, DataType::kUInt64, DataType::kBool};
+}
+
+std::vector<DataType> allTypes() {
+  auto t = numericTypes();
+  t.push_back(DataType::kString);
+  t.push_back(DataType::kComplex64);
+  t.push_back(DataType::kComplex128);
+  return t;
+}
+
+std::vector<int64_t> readInts(const Tensor& t) {
+  std::vector<int64_t> out(static_cast<size_t>(t.numel()));
+  switch (t.dtype()) {
+    case DataType::kFloat:
+      for (int64_t i = 0; i < t.numel(); ++i) out[i] = static_cast<int64_t>(t.data<float>()[i]);
+      return out;
+    case DataType::kDouble:
+      for (int64_t i = 0; i < t.numel(); ++i) out[i] = static_cast<int64_t>(t.data<double>()[i]);
+      return out;
+    case DataType::kFloat16:
+      for (int64_t i = 0; i < t.numel(); ++i) out[i] = static_cast<int64_t>(static_cast<float>(t.data<Float16>()[i]));
+      return out;
+    default:
+      return t.toInt64Vector();
+  }
+}
+
+void addVersions(Registry& r, const std::string& op, std::initializer_list<int> versions, shape::ShapeFn fn,
+                 KernelFactory cpu, std::vector<DataType> types, int viewOfInput) {
+  for (int v : versions) {
+    OpDef d;
+    d.opType = op;
+    d.sinceVersion = v;
+    d.shape = fn;
+    d.cpu = cpu;
+    d.types = types;
+    d.viewOfInput = viewOfInput;
+    r.add(std::move(d));
+  }
+}
+
+namespace {
+
+// Reshape-like ops: the output holds the input's elements in order.
+std::unique_ptr<Kernel> copyKernel(const KernelInit&) {
+  return makeKernel([](KernelContext& ctx) {
+    const Tensor& in = ctx.input(0);
+    Tensor& out = ctx.output(0);
+    if (out.numel() != in.numel())
+      ctx.fail("output shape " + shapeToString(out.shape()) + " does not hold the " + std::to_string(in.numel()) +
+               " elements of input 0 with shape " + shapeToString(in.shape()));
+    out.copyFrom(in);
+  });
+}
+
+std::unique_ptr<Kernel> dropoutKernel(const KernelInit& init) {
+  return makeKernel([](KernelContext& ctx) {
+    if (ctx.numInputs() > 2 && ctx.hasInput(2)) {
+      const Tensor& tm = ctx.input(2);
+      if (tm.numel() == 1 && tm.toInt64Vector()[0] != 0) ctx.fail("training_mode=true is not supported (inference only)");
+    }
+    const Tensor& in = ctx.input(0);
+    ctx.output(0).copyFrom(in);
+    if (ctx.hasOutput(1)) {
+      Tensor& mask = ctx.output(1);
+      if (mask.dtype() == DataType::kBool) {
+        std::fill_n(mask.data<bool>(), mask.numel(), true);
+      } else {
+        dispatchType<float, double, Float16>(
+            mask.dtype(),
+            [&](auto tag) {
+              using T = typename decltype(tag)::type;
+              std::fill_n(mask.data<T>(), mask.numel(), T(1.0f));
+            },
+            ctx.node());
+      }
+    }
+  });
+}
+
+std::unique_ptr<Kernel> transposeKernel(const KernelInit& init) {
+  std::vector<int64_t> perm = init.node.attrInts("perm");
+  return makeKernel([perm](KernelContext& ctx) {
+    const Tensor& in = ctx.input(0);
+    std::vector<int64_t> p = perm;
+    const size_t r = in.rank();
+    if (p.empty())
+      for (size_t k = 0; k < r; ++k) p.push_back(static_cast<int64_t>(r - 1 - k));
+    if (p.size() != r) ctx.fail("perm " + shapeToString(p) + " does not match input rank " + std::to_string(r));
+    auto is = rowMajorStrides(in.shape());
+    std::vector<int64_t> shape, ss;
+    for (int64_t a : p) {
+      if (a < 0 || a >= static_cast<int64_t>(r)) ctx.fail("perm " + shapeToString(p) + " is invalid");
+      shape.push_back(in.dim(a));
+      ss.push_back(is[a]);
+    }
+    Tensor& out = ctx.output(0);
+    stridedCopy(in, 0, ss, out, 0, rowMajorStrides(shape), shape, ctx.pool(), ctx.node());
+  });
+}
+
+std::unique_ptr<Kernel> concatKernel(const KernelInit& init) {
+  const int64_t axisAttr = init.node.attrInt("axis", 1);
+  return makeKernel([axisAttr](KernelContext& ctx) {
+    const Tensor& first = ctx.input(0);
+    const int64_t r = static_cast<int64_t>(first.rank());
+    const int64_t axis = axisAttr < 0 ? axisAttr + r : axisAttr;
+    if (axis < 0 || axis >= r) ctx.fail("axis " + std::to_string(axisAttr) + " is out of range for rank " + std::to_string(r));
+    Tensor& out = ctx.output(0);
+    const int64_t outer = product(first.shape(), 0, axis), inner = product(first.shape(), axis + 1, r);
+    const int64_t total = out.dim(axis);
+    int64_t offset = 0;
+    for (size_t i = 0; i < ctx.numInputs(); ++i) {
+      const Tensor& in = ctx.input(i);
+      for (int64_t k = 0; k < r; ++k)
+        if (k != axis && in.dim(k) != first.dim(k))
+          ctx.fail("input " + std::to_string(i) + " ('" + ctx.node().inputs[i] + "') has shape " +
+                   shapeToString(in.shape()) + " but input 0 has shape " + shapeToString(first.shape()));
+      const int64_t block = in.dim(axis) * inner;
+      if (offset + in.dim(axis) > total) ctx.fail("inputs overflow the output along the concat axis");
+      stridedCopy(in, 0, {block, 1}, out, offset * inner, {total * inner, 1}, {outer, block}, ctx.pool(), ctx.node());
+      offset += in.dim(axis);
+    }
+  });
+}
+
+std::unique_ptr<Kernel> splitKernel(const KernelInit& init) {
+  const int64_t axisAttr = init.node.attrInt("axis", 0);
+  const bool splitInput = init.opset >= 13 || init.opset < 2;
+  const std::vector<int64_t> splitAttr = init.node.attrInts("split");
+  const int64_t numOutputs = init.opset >= 18 ? init.node.attrInt("num_outputs", 0) : 0;
+  return makeKernel([=](KernelContext& ctx) {
+    const Tensor& in = ctx.input(0);
+    const int64_t r = static_cast<int64_t>(in.rank());
+    const int64_t axis = axisAttr < 0 ? axisAttr + r : axisAttr;
+    if (axis < 0 || axis >= r) ctx.fail("axis " + std::to_string(axisAttr) + " is out of range for rank " + std::to_string(r));
+    const int64_t outer = product(in.shape(), 0, axis), inner = product(in.shape(), axis + 1, r);
+    const int64_t total = in.dim(axis);
+    std::vector<int64_t> sizes;
+    if (splitInput && ctx.hasInput(1)) sizes = ctx.input(1).toInt64Vector();
+    else if (!splitInput && !splitAttr.empty()) sizes = splitAttr;
+    else {
+      const int64_t parts = numOutputs > 0 ? numOutputs : static_cast<int64_t>(ctx.numOutputs());
+      const int64_t chunk = (total + parts - 1) / parts;
+      for (int64_t i = 0; i < parts; ++i) sizes.push_back(std::max<int64_t>(0, std::min(chunk, total - chunk * i)));
+    }
+    int64_t sum = 0;
+    for (int64_t s : sizes) sum += s;
+    if (sum != total || sizes.size() != ctx.numOutputs())
+      ctx.fail("split sizes " + shapeToString(sizes) + " do not partition axis " + std::to_string(axis) +
+               " of input 0 with shape " + shapeToString(in.shape()) + " into " + std::to_string(ctx.numOutputs()) +
+               " outputs");
+    int64_t offset = 0;
+    for (size_t i = 0; i < ctx.numOutputs(); ++i) {
+      if (ctx.hasOutput(i)) {
+        std::vector<int64_t> os = in.shape();
+        os[axis] = sizes[i];
+        Tensor& out = ctx.allocateOutput(i, os, in.dtype());
+        const int64_t block = sizes[i] * inner;
+        stridedCopy(in, offset * inner, {total * inner, 1}, out, 0, {block, 1}, {outer, block}, ctx.pool(), ctx.node());
+      }
+      offset += sizes[i];
+    }
+  });
+}
+
+std::unique_ptr<Kernel> shapeKernel(const KernelInit& init) {
+  const bool ranged = init.opset >= 15;
+  const int64_t startAttr = init.node.attrInt("start", 0);
+  const bool hasEnd = init.node.hasAttr("end");
+  const int64_t endAttr = init.node.attrInt("end", 0);
+  return makeKernel([=](KernelContext& ctx) {
+    const auto& s = ctx.input(0).shape();
+    const int64_t r = static_cast<int64_t>(s.size());
+    auto clampAxis = [r](int64_t a) { return std::clamp<int64_t>(a < 0 ? a + r : a, 0, r); };
+    int64_t start = ranged ? clampAxis(startAttr) : 0;
+    int64_t end = ranged && hasEnd ? clampAxis(endAttr) : r;
+    end = std::max(start, end);
+    Tensor& out = ctx.allocateOutput(0, {end - start}, DataType::kInt64);
+    for (int64_t k = start; k < end; ++k) out.data<int64_t>()[k - start] = s[k];
+  });
+}
+
+std::unique_ptr<Kernel> sizeKernel(const KernelInit&) {
+  return makeKernel([](KernelContext& ctx) {
+    ctx.allocateOutput(0, {}, DataType::kInt64).data<int64_t>()[0] = ctx.input(0).numel();
+  });
+}
+
+}  // namespace
+}  // namespace tensor_ops
+
+void register_tensor(Registry& r) {
+  using namespace tensor_ops;
+  const auto all = allTypes();
+  addVersions(r, "Reshape", {1, 5, 13, 14, 19, 21, 23, 24, 25}, shape::inferReshape, copyKernel, all, 0);
+  addVersions(r, "Flatten", {1, 9, 11, 13, 21, 23, 24, 25}, shape::inferFlatten, copyKernel, all, 0);
+  addVersions(r, "Squeeze", {1, 11, 13, 21, 23, 24, 25}, shape::inferSqueeze, copyKernel, all, 0);
+  addVersions(r, "Unsqueeze", {1, 11, 13, 21, 23, 24, 25}, shape::inferUnsqueeze, copyKernel, all, 0);
+  addVersions(r, "Identity", {1, 13, 14, 16, 19, 21, 23, 24, 25}, shape::inferIdentity, copyKernel, all, 0);
+  addVersions(r, "Dropout", {1, 6, 7, 10, 12, 13, 22}, shape::inferDropout, dropoutKernel, numericTypes());
+  addVersions(r, "Transpose", {1, 13, 21, 23, 24, 25}, shape::inferTranspose, transposeKernel, all);
+  addVersions(r, "Concat", {1, 4, 11, 13}, shape::inferConcat, concatKernel, all);
+  addVersions(r, "Split", {1, 2, 11, 13, 18}, shape::inferSplit, splitKernel, all);
+  addVersions(r, "Shape", {1, 13, 15, 19, 21, 23, 24, 25}, shape::inferShape, shapeKernel, all);
+  addVersions(r, "Size", {1, 13, 19, 21, 23, 24, 25}, shape::inferSize, sizeKernel, all);
+  register_tensor_slice(r);
+  register_tensor_gather(r);
+  register_tensor_cast(r);
+}
 
 }  // namespace oinfer
