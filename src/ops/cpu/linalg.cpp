@@ -1,8 +1,214 @@
-// Placeholder: the linalg family is being written.
+// Gemm and MatMul on Eigen's GEMM. Eigen runs single-threaded here; the
+// parallelism is ours: over the batch, and over row blocks of M when there
+// are fewer GEMMs than threads, so one large product still uses the pool.
+#include <Eigen/Core>
+#include <algorithm>
+#include <string>
+
+#include "ops/cpu/dispatch.h"
+#include "ops/cpu/reduce_axes.h"
 #include "ops/registry.h"
+#include "shape/linalg.h"
 
 namespace oinfer {
 
-void register_linalg(Registry& r) {}
+namespace {
+
+template <class T>
+using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class T>
+using ConstBlock = Eigen::Map<const RowMat<T>, 0, Eigen::OuterStride<>>;
+template <class T>
+using Block = Eigen::Map<RowMat<T>, 0, Eigen::OuterStride<>>;
+
+// Below this many multiply-adds a task is not worth handing to another thread.
+constexpr int64_t kMinTaskFlops = 1 << 15;
+
+// Y[r0:r1, :] (+)= alpha * op(A)[r0:r1, :] * op(B) for row-major A ([M,K], or
+// [K,M] when transA) and B ([K,N], or [N,K] when transB).
+template <class T>
+void gemmRows(const T* a, bool transA, const T* b, bool transB, T* y, int64_t M, int64_t N,
+              int64_t K, int64_t r0, int64_t r1, T alpha, bool accumulate) {
+  Block<T> yb(y + r0 * N, r1 - r0, N, Eigen::OuterStride<>(N));
+  if (K == 0) {
+    if (!accumulate) yb.setZero();
+    return;
+  }
+  auto apply = [&](const auto& ab, const auto& bb) {
+    if (accumulate) {
+      yb.noalias() += alpha * (ab * bb);
+    } else {
+      yb.noalias() = ab * bb;
+      if (alpha != T(1)) yb *= alpha;
+    }
+  };
+  auto withB = [&](const auto& ab) {
+    if (transB)
+      apply(ab, ConstBlock<T>(b, N, K, Eigen::OuterStride<>(K)).transpose());
+    else
+      apply(ab, ConstBlock<T>(b, K, N, Eigen::OuterStride<>(N)));
+  };
+  if (transA)
+    withB(ConstBlock<T>(a + r0, K, r1 - r0, Eigen::OuterStride<>(M)).transpose());
+  else
+    withB(ConstBlock<T>(a + r0 * K, r1 - r0, K, Eigen::OuterStride<>(K)));
+}
+
+// Rows per task so that `gemms` products of M x N x K keep every thread busy
+// without making tasks smaller than kMinTaskFlops.
+int64_t rowsPerTask(const ThreadPool& pool, int64_t gemms, int64_t M, int64_t N, int64_t K) {
+  if (M <= 1 || gemms >= 2 * pool.size()) return std::max<int64_t>(M, 1);
+  const int64_t splits = (2 * pool.size() + gemms - 1) / gemms;
+  int64_t rows = (M + splits - 1) / splits;
+  const int64_t minRows = kMinTaskFlops / std::max<int64_t>(N * std::max<int64_t>(K, 1), 1) + 1;
+  return std::min(M, std::max(rows, minRows));
+}
+
+// ---- Gemm ----------------------------------------------------------------
+
+template <class T>
+class GemmKernel final : public Kernel {
+ public:
+  explicit GemmKernel(const KernelInit& init)
+      : transA_(init.node.attrInt("transA", 0) != 0),
+        transB_(init.node.attrInt("transB", 0) != 0),
+        alpha_(static_cast<T>(init.node.attrFloat("alpha", 1.f))),
+        beta_(static_cast<T>(init.node.attrFloat("beta", 1.f))) {
+    // A constant B is packed once into [K, N] so run() streams it row-major.
+    if (const Tensor* b = init.constInput(1); b && b->rank() == 2 && b->dtype() == dataTypeOf<T>) {
+      const int64_t rows = b->dim(0), cols = b->dim(1);
+      if (transB_) {
+        packed_ = Tensor(b->dtype(), {cols, rows});
+        Eigen::Map<RowMat<T>>(packed_.data<T>(), cols, rows) =
+            Eigen::Map<const RowMat<T>>(b->data<T>(), rows, cols).transpose();
+      } else {
+        packed_ = b->clone();
+      }
+    }
+  }
+
+  void run(KernelContext& ctx) override {
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
+    if (a.rank() != 2 || b.rank() != 2)
+      ctx.fail("A and B must be 2-d, got " + shapeToString(a.shape()) + " and " + shapeToString(b.shape()));
+    const int64_t M = a.dim(transA_ ? 1 : 0), K = a.dim(transA_ ? 0 : 1);
+    const int64_t kb = b.dim(transB_ ? 1 : 0), N = b.dim(transB_ ? 0 : 1);
+    if (K != kb)
+      ctx.fail("inner dimensions differ: A " + shapeToString(a.shape()) + ", B " + shapeToString(b.shape()));
+    Tensor& y = ctx.output(0);
+    T* yp = y.data<T>();
+    const bool useC = ctx.hasInput(2) && beta_ != T(0);
+    if (useC) fillFromC(ctx, ctx.input(2), yp, M, N);
+    const bool usePacked = packed_.defined();
+    const T* bp = usePacked ? packed_.data<T>() : b.data<T>();
+    const bool tb = usePacked ? false : transB_;
+    const int64_t rows = rowsPerTask(ctx.pool(), 1, M, N, K);
+    ctx.pool().parallelFor(
+        M, [&](int64_t r0, int64_t r1) {
+          gemmRows<T>(a.data<T>(), transA_, bp, tb, yp, M, N, K, r0, r1, alpha_, useC);
+        },
+        rows);
+  }
+
+ private:
+  // Y = beta * C, with C broadcast one way onto [M, N].
+  void fillFromC(KernelContext& ctx, const Tensor& c, T* y, int64_t M, int64_t N) const {
+    const auto& cs = c.shape();
+    const int64_t cm = cs.size() == 2 ? cs[0] : 1, cn = cs.empty() ? 1 : cs.back();
+    if (cs.size() > 2 || (cm != 1 && cm != M) || (cn != 1 && cn != N))
+      ctx.fail("input 2 ('C') of shape " + shapeToString(cs) + " cannot be broadcast to the output shape " +
+               shapeToString(std::vector<int64_t>{M, N}));
+    const T* cp = c.data<T>();
+    for (int64_t m = 0; m < M; ++m) {
+      const T* row = cp + (cm == 1 ? 0 : m * cn);
+      T* out = y + m * N;
+      if (cn == 1)
+        std::fill(out, out + N, beta_ * row[0]);
+      else
+        for (int64_t n = 0; n < N; ++n) out[n] = beta_ * row[n];
+    }
+  }
+
+  bool transA_, transB_;
+  T alpha_, beta_;
+  Tensor packed_;
+};
+
+std::unique_ptr<Kernel> makeGemm(const KernelInit& init) {
+  std::unique_ptr<Kernel> k;
+  dispatchType<float, double>(init.inputs[0]->dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    k = std::make_unique<GemmKernel<T>>(init);
+  }, init.node);
+  return k;
+}
+
+// ---- MatMul --------------------------------------------------------------
+
+template <class T>
+void matmul(KernelContext& ctx) {
+  const Tensor& a = ctx.input(0);
+  const Tensor& b = ctx.input(1);
+  if (a.rank() == 0 || b.rank() == 0 || a.shape().back() != (b.rank() == 1 ? b.dim(0) : b.dim(b.rank() - 2)))
+    ctx.fail("inner dimensions differ: input 0 ('" + ctx.node().inputs[0] + "') has shape " +
+             shapeToString(a.shape()) + ", input 1 ('" + ctx.node().inputs[1] + "') has shape " +
+             shapeToString(b.shape()));
+  const int64_t K = a.shape().back();
+  int64_t M = a.rank() >= 2 ? a.dim(a.rank() - 2) : 1;
+  const int64_t N = b.rank() >= 2 ? b.shape().back() : 1;
+  std::vector<int64_t> batchA(a.shape().begin(), a.shape().end() - std::min<size_t>(a.rank(), 2));
+  std::vector<int64_t> batchB(b.shape().begin(), b.shape().end() - std::min<size_t>(b.rank(), 2));
+  // A shared B lets A's batch fold into M: one tall GEMM instead of many.
+  if (batchB.empty() && !batchA.empty()) {
+    for (int64_t d : batchA) M *= d;
+    batchA.clear();
+  }
+  std::vector<int64_t> outBatch(std::max(batchA.size(), batchB.size()));
+  for (size_t k = 0; k < outBatch.size(); ++k) {
+    const int64_t da = k < batchA.size() ? batchA[batchA.size() - 1 - k] : 1;
+    const int64_t db = k < batchB.size() ? batchB[batchB.size() - 1 - k] : 1;
+    if (da != db && da != 1 && db != 1)
+      ctx.fail("cannot broadcast batch dims of " + shapeToString(a.shape()) + " and " + shapeToString(b.shape()));
+    outBatch[outBatch.size() - 1 - k] = da == 1 ? db : da;
+  }
+  const std::vector<int64_t> offA = cpu::broadcastOffsets(batchA, outBatch, M * K);
+  const std::vector<int64_t> offB = cpu::broadcastOffsets(batchB, outBatch, K * N);
+  const int64_t gemms = static_cast<int64_t>(offA.size());
+  const T* ap = a.data<T>();
+  const T* bp = b.data<T>();
+  T* yp = ctx.output(0).data<T>();
+  const int64_t rows = rowsPerTask(ctx.pool(), gemms, M, N, K);
+  const int64_t blocks = M == 0 ? 0 : (M + rows - 1) / rows;
+  const int64_t taskFlops = rows * N * std::max<int64_t>(K, 1);
+  ctx.pool().parallelFor(
+      gemms * blocks, [&](int64_t t0, int64_t t1) {
+        for (int64_t t = t0; t < t1; ++t) {
+          const int64_t g = t / blocks, r0 = (t % blocks) * rows;
+          gemmRows<T>(ap + offA[g], false, bp + offB[g], false, yp + g * M * N, M, N, K, r0,
+                      std::min(M, r0 + rows), T(1), false);
+        }
+      },
+      std::max<int64_t>(1, kMinTaskFlops / std::max<int64_t>(taskFlops, 1)));
+}
+
+std::unique_ptr<Kernel> makeMatMul(const KernelInit& init) {
+  return makeKernel([](KernelContext& ctx) {
+    dispatchType<float, double, int32_t, int64_t, uint32_t, uint64_t>(ctx.input(0).dtype(), [&](auto tag) {
+      matmul<typename decltype(tag)::type>(ctx);
+    }, ctx.node());
+  });
+}
+
+}  // namespace
+
+void register_linalg(Registry& r) {
+  for (int v : {1, 6, 7, 9, 11, 13})
+    r.add(OpDef{"", "Gemm", v, shape::inferGemm, makeGemm, {}, {DataType::kFloat, DataType::kDouble}});
+  for (int v : {1, 9, 13})
+    r.add(OpDef{"", "MatMul", v, shape::inferMatMul, makeMatMul, {},
+                {DataType::kFloat, DataType::kDouble, DataType::kInt32, DataType::kInt64,
+                 DataType::kUInt32, DataType::kUInt64}});
+}
 
 }  // namespace oinfer
