@@ -55,6 +55,27 @@ TEST(NormalizationBatchNorm, TrainingModeRunningStats) {
   t.run();
 }
 
+// Before opset 9, spatial=0 takes per-activation statistics of shape [C, H, W]:
+//   s = np.arange(8).reshape(2,2,2) * 0.5; b = ones; m = full(0.5); v = np.arange(8).reshape(2,2,2) + 1
+//   y = s * (x - m) / np.sqrt(v + 1e-5) + b
+TEST(NormalizationBatchNorm, NonSpatialOpset7) {
+  Tensor s(DataType::kFloat, {2, 2, 2}), b(DataType::kFloat, {2, 2, 2}), m(DataType::kFloat, {2, 2, 2}),
+      v(DataType::kFloat, {2, 2, 2});
+  for (int i = 0; i < 8; ++i) {
+    s.data<float>()[i] = 0.5f * static_cast<float>(i);
+    b.data<float>()[i] = 1;
+    m.data<float>()[i] = 0.5f;
+    v.data<float>()[i] = static_cast<float>(i + 1);
+  }
+  OpTester t("BatchNormalization", 7);
+  t.attr("spatial", int64_t(0));
+  t.input("X", x4d()).input("scale", s).input("B", b).input("mean", m).input("var", v);
+  t.expect("Y", f32({2, 2, 2, 2}, {1.0f, 0.11611873f, 2.4433732f, 3.6249969f, 1.0f, -5.6340294f, 0.43305367f,
+                                   2.8561542f, 1.0f, -0.23743379f, 3.5980718f, 1.749999f, 2.3416395f, 2.5309298f,
+                                   -4.1025167f, 1.6187181f}));
+  t.run();
+}
+
 TEST(NormalizationBatchNorm, ScaleShapeMismatch) {
   OpTester t("BatchNormalization", 15);
   t.input("X", x4d()).input("scale", vec({1, 2, 3})).input("B", vec({1, -1}));
