@@ -1,0 +1,25 @@
+#include "shape/activation.h"
+
+namespace oinfer::shape {
+
+void inferPRelu(InferContext& ctx) {
+  if (ctx.inputType(0) != ctx.inputType(1))
+    ctx.fail(ErrorCode::kTypeMismatch, std::string("slope (input 1 '") + ctx.node().inputs[1] + "') is " +
+                                           dataTypeName(ctx.inputType(1)) + " but X is " +
+                                           dataTypeName(ctx.inputType(0)));
+  propagateUnary(ctx);
+  if (!ctx.hasShape(0) || !ctx.hasShape(1)) return;
+  const Shape& x = ctx.inputShape(0);
+  const Shape& s = ctx.inputShape(1);
+  bool ok = s.size() <= x.size();
+  for (size_t k = 0; ok && k < s.size(); ++k) {
+    const Dim& ds = s[k];
+    const Dim& dx = x[k + x.size() - s.size()];
+    ok = (ds.isStatic() && ds.value == 1) || !ds.isStatic() || !dx.isStatic() || ds == dx;
+  }
+  if (!ok)
+    ctx.fail("slope (input 1 '" + ctx.node().inputs[1] + "') of shape " + shapeToString(s) +
+             " does not broadcast to X (input 0 '" + ctx.node().inputs[0] + "') of shape " + shapeToString(x));
+}
+
+}  // namespace oinfer::shape
