@@ -1,6 +1,6 @@
 // Shape functions of the tensor family: reshaping ops, Concat/Split, Shape,
-// Size, Constant, Cast, Identity, Dropout. The indexing ops are in
-// tensor_index.cpp.
+// Size. Constant, Cast, Identity and Dropout are in tensor_cast.cpp, the
+// indexing ops in tensor_index.cpp.
 #include "shape/tensor.h"
 
 #include <algorithm>
@@ -66,43 +66,12 @@ std::string inputName(const InferContext& ctx, size_t i) {
   return "input " + std::to_string(i) + " ('" + (i < ins.size() ? ins[i] : std::string()) + "')";
 }
 
-DataType castTarget(const Node& node) {
-  const Attribute* a = node.attr("to");
-  if (!a) throw Error(ErrorCode::kInvalidModel, node.describe() + ": attribute 'to' is required");
-  if (a->type == AttrType::kString) {  // Cast-1 names the type
-    static const std::map<std::string, DataType> names = {
-        {"FLOAT", DataType::kFloat},   {"UINT8", DataType::kUInt8},     {"INT8", DataType::kInt8},
-        {"UINT16", DataType::kUInt16}, {"INT16", DataType::kInt16},     {"INT32", DataType::kInt32},
-        {"INT64", DataType::kInt64},   {"STRING", DataType::kString},   {"BOOL", DataType::kBool},
-        {"FLOAT16", DataType::kFloat16}, {"DOUBLE", DataType::kDouble}, {"UINT32", DataType::kUInt32},
-        {"UINT64", DataType::kUInt64}, {"BFLOAT16", DataType::kBFloat16}};
-    auto it = names.find(a->s);
-    if (it == names.end())
-      throw Error(ErrorCode::kInvalidModel, node.describe() + ": unknown type name '" + a->s + "' in 'to'");
-    return it->second;
+void propagateValue(InferContext& ctx, size_t in, size_t out, bool scalar, DataType dt) {
+  if (!isIndexType(dt)) return;
+  if (auto v = symValues(ctx, in)) {
+    if (scalar && v->size() != 1) return;
+    setIntValue(ctx, out, *v, dt, scalar);
   }
-  const int64_t v = node.attrInt("to", 0);
-  if (!isValidDataType(static_cast<int32_t>(v)))
-    throw Error(ErrorCode::kInvalidModel, node.describe() + ": invalid data type " + std::to_string(v) + " in 'to'");
-  return static_cast<DataType>(v);
-}
-
-Tensor constantValue(const Node& node) {
-  for (const Attribute& a : node.attributes) {
-    if (a.name == "value") return a.t;
-    if (a.name == "value_float") return Tensor::scalar<float>(a.f);
-    if (a.name == "value_int") return Tensor::scalar<int64_t>(a.i);
-    if (a.name == "value_string") return Tensor::scalar<std::string>(a.s);
-    if (a.name == "value_floats")
-      return Tensor::fromVector<float>({static_cast<int64_t>(a.floats.size())}, a.floats);
-    if (a.name == "value_ints")
-      return Tensor::fromVector<int64_t>({static_cast<int64_t>(a.ints.size())}, a.ints);
-    if (a.name == "value_strings")
-      return Tensor::fromVector<std::string>({static_cast<int64_t>(a.strings.size())}, a.strings);
-    if (a.name == "sparse_value")
-      throw Error(ErrorCode::kNotImplemented, node.describe() + ": sparse_value constants are not supported");
-  }
-  throw Error(ErrorCode::kInvalidModel, node.describe() + ": Constant has no value attribute");
 }
 
 }  // namespace tensor_detail
@@ -126,14 +95,6 @@ std::string targetToString(const std::vector<Dim>& t) {
   std::string s = "[";
   for (size_t k = 0; k < t.size(); ++k) s += (k ? "," : "") + (isLiteral(t[k]) ? std::to_string(t[k].value) : t[k].symbol);
   return s + "]";
-}
-
-void propagateValue(InferContext& ctx, size_t in, size_t out, bool scalar, DataType dt) {
-  if (!isIndexType(dt)) return;
-  if (auto v = symValues(ctx, in)) {
-    if (scalar && v->size() != 1) return;
-    setIntValue(ctx, out, *v, dt, scalar);
-  }
 }
 
 std::vector<int64_t> readAxes(InferContext& ctx, size_t input, bool& known) {
@@ -501,67 +462,6 @@ void inferSize(InferContext& ctx) {
   const ValueInfo& in = ctx.input(0);
   ctx.setOutput(0, DataType::kInt64, {});
   if (in.hasShape) setIntValue(ctx, 0, {dimProduct(ctx, in.shape)}, DataType::kInt64, true);
-}
-
-void inferConstant(InferContext& ctx) {
-  Tensor v = constantValue(ctx.node());
-  ctx.setOutput(0, v.dtype(), toShape(v.shape()));
-  if (isIndexType(v.dtype()) && v.rank() <= 1) {
-    std::vector<Dim> dims;
-    for (int64_t x : v.toInt64Vector()) {
-      Dim d;
-      d.value = x;
-      dims.push_back(d);
-    }
-    ctx.setOutputSymbolicValue(0, dims);
-  }
-  ctx.setOutputValue(0, v);
-}
-
-namespace {
-void castTo(InferContext& ctx, DataType to) {
-  switch (to) {
-    case DataType::kFloat8E4M3FN: case DataType::kFloat8E4M3FNUZ: case DataType::kFloat8E5M2:
-    case DataType::kFloat8E5M2FNUZ: case DataType::kFloat8E8M0: case DataType::kUInt4: case DataType::kInt4:
-    case DataType::kFloat4E2M1: case DataType::kUInt2: case DataType::kInt2: case DataType::kComplex64:
-    case DataType::kComplex128: case DataType::kUndefined:
-      ctx.fail(ErrorCode::kNotImplemented, std::string("Cast to ") + dataTypeName(to) + " is not supported");
-    default: break;
-  }
-  const ValueInfo& in = ctx.input(0);
-  if (in.hasShape) ctx.setOutput(0, to, in.shape);
-  else ctx.setOutputUnknownShape(0, to);
-  if (isIndexType(to) && isIndexType(in.dtype) && in.hasShape && in.shape.size() <= 1)
-    propagateValue(ctx, 0, 0, in.shape.empty(), to);
-}
-}  // namespace
-
-void inferCast(InferContext& ctx) { castTo(ctx, castTarget(ctx.node())); }
-
-void inferCastLike(InferContext& ctx) { castTo(ctx, ctx.input(1).dtype); }
-
-void inferIdentity(InferContext& ctx) {
-  const ValueInfo& in = ctx.input(0);
-  if (in.kind != ValueKind::kTensor) {
-    ctx.setOutputInfo(0, in);
-    return;
-  }
-  propagateUnary(ctx);
-  if (in.hasShape && in.shape.size() <= 1) propagateValue(ctx, 0, 0, in.shape.empty(), in.dtype);
-}
-
-void inferDropout(InferContext& ctx) {
-  if (ctx.opset() >= 12 && ctx.hasInput(2)) {
-    if (const Tensor* t = ctx.inputValue(2)) {
-      if (t->numel() == 1 && t->toInt64Vector()[0] != 0)
-        ctx.fail(ErrorCode::kNotImplemented, "training_mode=true is not supported (inference only)");
-    }
-  }
-  const ValueInfo& in = ctx.input(0);
-  propagateUnary(ctx);
-  const DataType maskType = ctx.opset() >= 10 ? DataType::kBool : in.dtype;
-  if (in.hasShape) ctx.setOutput(1, maskType, in.shape);
-  else ctx.setOutputUnknownShape(1, maskType);
 }
 
 }  // namespace oinfer::shape

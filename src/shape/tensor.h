@@ -56,6 +56,8 @@ std::optional<std::vector<Dim>> symValues(const InferContext& ctx, size_t i);
 // concrete tensor (dtype int64 or int32; 0-d when `scalar`) when all static.
 void setIntValue(InferContext& ctx, size_t out, const std::vector<Dim>& dims, DataType dtype, bool scalar);
 bool isIndexType(DataType t);
+// Passes input `in`'s integer value on to output `out` (as dtype `dt`).
+void propagateValue(InferContext& ctx, size_t in, size_t out, bool scalar, DataType dt);
 // Cast's `to`: an int (opset 6+) or a name such as "FLOAT" (opset 1).
 DataType castTarget(const Node& node);
 // The tensor a Constant node holds, from whichever value_* attribute it has.
