@@ -12,19 +12,14 @@
 #include <limits>
 
 #include "op_tester.h"
+#include "test_elementwise_util.h"
 
 using namespace oinfer;
 using oinfer::testing::OpTester;
 
-namespace {
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-
-Tensor half(std::vector<int64_t> shape, const std::vector<float>& v) {
-  std::vector<Float16> h;
-  for (float f : v) h.push_back(Float16(f));
-  return Tensor::fromVector<Float16>(std::move(shape), h);
-}
-}  // namespace
+using oinfer::testing::half;
+using oinfer::testing::kInf;
+using oinfer::testing::kNaN;
 
 // ref(op='Relu', ins=[A(XL)], opset=14)
 TEST(Activation, Relu) {

@@ -66,22 +66,16 @@
 #include <random>
 
 #include "op_tester.h"
+#include "test_elementwise_util.h"
 #include "ops/cpu/broadcast.h"
 #include "ops/registry.h"
 
 using namespace oinfer;
 using oinfer::testing::OpTester;
 
-namespace {
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-constexpr float kInf = std::numeric_limits<float>::infinity();
-
-Tensor half(std::vector<int64_t> shape, const std::vector<float>& v) {
-  std::vector<Float16> h;
-  for (float f : v) h.push_back(Float16(f));
-  return Tensor::fromVector<Float16>(std::move(shape), h);
-}
-}  // namespace
+using oinfer::testing::half;
+using oinfer::testing::kInf;
+using oinfer::testing::kNaN;
 
 // ref(op='Add', ins=[A([[1.5,-2,3],[4,5,-6]]), A([[0.25,2,-3],[1,1,1]])], opset=14)
 TEST(ElementwiseAdd, SameShape) {

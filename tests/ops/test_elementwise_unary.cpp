@@ -11,20 +11,14 @@
 #include <limits>
 
 #include "op_tester.h"
+#include "test_elementwise_util.h"
 
 using namespace oinfer;
 using oinfer::testing::OpTester;
 
-namespace {
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-constexpr float kInf = std::numeric_limits<float>::infinity();
-
-Tensor half(std::vector<int64_t> shape, const std::vector<float>& v) {
-  std::vector<Float16> h;
-  for (float f : v) h.push_back(Float16(f));
-  return Tensor::fromVector<Float16>(std::move(shape), h);
-}
-}  // namespace
+using oinfer::testing::half;
+using oinfer::testing::kInf;
+using oinfer::testing::kNaN;
 
 // ref(op='Sqrt', ins=[A([0.01, 0.5, 1, 2.5, 10, 100], shape=(2,-1))], opset=13)
 TEST(ElementwiseUnary, SqrtOpset13) {
