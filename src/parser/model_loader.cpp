@@ -19,9 +19,10 @@ namespace {
 using parser::fail;
 using parser::LoadContext;
 
-// Newest versions this build knows; newer models load with a warning.
-constexpr int64_t kKnownIrVersion = 11;
-constexpr int64_t kKnownDefaultOpset = 25;
+// Newest versions this build knows (those of onnx 1.22.0, whose operators the
+// registry targets); newer models load with a warning.
+constexpr int64_t kKnownIrVersion = 13;
+constexpr int64_t kKnownDefaultOpset = 27;
 
 std::map<std::string, int64_t> readOpsets(const onnx::ModelProto& model, LoadContext& ctx) {
   std::map<std::string, int64_t> opsets;

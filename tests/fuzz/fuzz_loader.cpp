@@ -1,5 +1,5 @@
 // libFuzzer target for the ONNX loader (not built by default). Build:
-//   clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address -Iinclude -Isrc tests/fuzz/fuzz_loader.cpp src/parser/*.cpp src/graph/*.cpp $(pkg-config --cflags --libs protobuf) -DONNX_ML=1 -DONNX_NAMESPACE=onnx -lonnx_proto -o fuzz_loader
+//   clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc -DONNX_ML=1 -DONNX_NAMESPACE=onnx tests/fuzz/fuzz_loader.cpp src/parser/*.cpp src/graph/{tensor,graph,error}.cpp -lonnx_proto -lprotobuf -lspdlog -lfmt -o fuzz_loader && ./fuzz_loader -max_len=8192 corpus/
 #include <cstddef>
 #include <cstdint>
 

@@ -127,6 +127,8 @@ TEST(Loader, LoadFromFile) {
 }
 
 namespace {
+// Touches most loader paths: typed and raw initializers, Constant, a subgraph
+// reading outer names, a model-local function with an attribute reference.
 onnx::ModelProto richModel() {
   auto m = reluModel();
   auto* g = m.mutable_graph();
@@ -138,9 +140,42 @@ onnx::ModelProto richModel() {
   a->add_ints(1);
   a->add_ints(2);
   vi(g->mutable_output(), "Z");
+  vi(g->mutable_input(), "cond", onnx::TensorProto::BOOL, {});
+  auto* ifn = node(g, "If", {"cond"}, {"I"}, "if");
+  for (const char* branch : {"then_branch", "else_branch"}) {
+    auto* sg = attr(ifn, branch, onnx::AttributeProto::GRAPH)->mutable_g();
+    node(sg, "Add", {"X", "B"}, {"o"});
+    vi(sg->mutable_output(), "o");
+  }
+  auto* op = m.add_opset_import();
+  op->set_domain("local");
+  op->set_version(1);
+  auto* f = m.add_functions();
+  f->set_name("Fn");
+  f->set_domain("local");
+  f->add_input("a");
+  f->add_output("b");
+  f->add_attribute("alpha");
+  auto* body = f->add_node();
+  body->set_op_type("LeakyRelu");
+  body->add_input("a");
+  body->add_output("b");
+  auto* ref = attr(body, "alpha", onnx::AttributeProto::FLOAT);
+  ref->set_ref_attr_name("alpha");
+  auto* callNode = node(g, "Fn", {"I"}, {"F"}, "call");
+  callNode->set_domain("local");
+  attr(callNode, "alpha", onnx::AttributeProto::FLOAT)->set_f(0.1f);
+  vi(g->mutable_output(), "F");
   return m;
 }
 }  // namespace
+
+TEST(Loader, RichModelLoads) {
+  Graph g = load(richModel());
+  EXPECT_EQ(g.nodes.size(), 5u);
+  EXPECT_EQ(g.initializers.size(), 2u);
+  EXPECT_NE(findNode(g, "call/LeakyRelu_0"), nullptr);
+}
 
 TEST(Loader, TruncatedFilesNeverCrash) {
   const std::string full = bytesOf(richModel());
