@@ -1,8 +1,261 @@
-// Placeholder: the conv family is being written.
-#include "ops/registry.h"
+// Conv (opsets 1, 11, 22) on the CPU, float32 and float64.
+//
+// Every rank (1-d, 2-d, 3-d) runs through one canonical 3-d geometry
+// (conv_common.h): missing leading spatial dims get size 1, kernel 1,
+// stride 1, no padding. Per group g and image n the convolution is the GEMM
+//   Y[n, g] (Mg x P) = W[g] (Mg x Cg*K) * col (Cg*K x P)
+// where P is the output plane size, K the kernel size and col the im2col
+// matrix of the input. W's ONNX layout [M, Cg, k...] already is the row-major
+// Mg x Cg*K left operand for each group, so the "packing" of a constant W is
+// holding it (zero-copy) and validating its shape once in the factory.
+//
+// Strategies, chosen per shape (in the factory when the input shape is
+// static, else per call):
+//  - pointwise: 1x1 kernel, stride 1, no padding. The NCHW input of a group
+//    already is the Cg x P right operand, so the GEMM reads it directly; no
+//    im2col, no scratch.
+//  - depthwise: one input channel per group (Cg == 1, G > 1). A GEMM with a
+//    K-deep inner dimension wastes its packing, so a direct loop over the
+//    output with the kernel taps innermost is faster; windows fully inside
+//    the input skip the bounds checks.
+//  - im2col: everything else. The output plane is cut into column tiles;
+//    each task gathers the Cg*K x tile slice of col into a per-task scratch
+//    buffer (bounded to ~512 KB so it stays in cache) and runs an Eigen GEMM
+//    straight into the strided Y block; bias is added right after, while
+//    the block is still in cache.
+// Work is split over (batch x group x column tile) so that two threads also
+// help a batch-1, group-1 call. Limits: at most 3 spatial dims; no Winograd
+// or NHWC path; im2col costs K times the input in memory traffic for large
+// kernels.
+#include <Eigen/Core>
+#include <memory>
+#include <optional>
+
+#include "ops/cpu/conv_common.h"
+#include "ops/cpu/dispatch.h"
 
 namespace oinfer {
+namespace {
 
-void register_conv(Registry& r) {}
+using conv::ConvGeom;
+using shape::WindowAttrs;
+
+template <class T>
+using MatR = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Stride = Eigen::OuterStride<>;
+
+enum class Strategy { kPointwise, kDepthwise, kIm2col };
+
+[[noreturn]] void fail(const Node& node, ErrorCode code, const std::string& msg) {
+  throw Error(code, node.describe() + ": " + msg);
+}
+
+std::string inputDesc(const Node& node, size_t i) {
+  return "input " + std::to_string(i) + " ('" + node.inputs[i] + "')";
+}
+
+ConvGeom convGeom(const Node& node, const WindowAttrs& a, int64_t group, const std::vector<int64_t>& xs,
+                  const std::vector<int64_t>& ws) {
+  if (xs.size() < 3) fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 0) + " has shape " + shapeToString(xs) + ", expected rank >= 3");
+  if (ws.size() != xs.size())
+    fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 1) + " has shape " + shapeToString(ws) + ", rank differs from " +
+                                              inputDesc(node, 0) + " " + shapeToString(xs));
+  const size_t nd = xs.size() - 2;
+  if (nd > conv::kMaxSpatial)
+    fail(node, ErrorCode::kNotImplemented, "only 1 to 3 spatial dims are supported, got " + std::to_string(nd));
+  ConvGeom g;
+  g.N = xs[0];
+  g.C = xs[1];
+  g.M = ws[0];
+  g.G = group;
+  if (group <= 0 || g.C != ws[1] * group || g.M % group != 0)
+    fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 0) + " " + shapeToString(xs) + " and " + inputDesc(node, 1) + " " +
+                                              shapeToString(ws) + " do not agree with group " + std::to_string(group));
+  g.Cg = g.C / group;
+  g.Mg = g.M / group;
+  for (size_t d = 0; d < nd; ++d) {
+    const size_t s = conv::slot(nd, d);
+    const int64_t k = ws[d + 2];
+    if (!a.kernel.empty() && a.kernel[d] != k)
+      fail(node, ErrorCode::kShapeMismatch, "attribute 'kernel_shape' " + shapeToString(a.kernel) + " disagrees with " +
+                                                inputDesc(node, 1) + " " + shapeToString(ws));
+    const shape::WindowDim wd = shape::windowDim(node, a, d, xs[d + 2], k);
+    g.img[s] = xs[d + 2];
+    g.grid[s] = wd.out;
+    g.k[s] = k;
+    g.s[s] = a.strides[d];
+    g.dil[s] = a.dilations[d];
+    g.padBegin[s] = wd.padBegin;
+    if (wd.padBegin != 0 || wd.padEnd != 0) g.noPadding = false;
+  }
+  for (size_t s = 0; s < conv::kMaxSpatial; ++s) {
+    g.K *= g.k[s];
+    g.imgSize *= g.img[s];
+    g.gridSize *= g.grid[s];
+  }
+  return g;
+}
+
+Strategy chooseStrategy(const ConvGeom& g) {
+  bool unit = g.K == 1 && g.noPadding;
+  for (size_t s = 0; s < conv::kMaxSpatial; ++s) unit = unit && g.s[s] == 1;
+  if (unit) return Strategy::kPointwise;
+  if (g.Cg == 1 && g.G > 1) return Strategy::kDepthwise;
+  return Strategy::kIm2col;
+}
+
+template <class T>
+void depthwise(ThreadPool& pool, const ConvGeom& g, const T* x, const T* w, const T* b, T* y) {
+  const int64_t rowsPerPlane = g.grid[0] * g.grid[1];
+  const int64_t W = g.img[2], k2 = g.k[2], d2 = g.dil[2];
+  // First and last output column whose window lies inside the row.
+  int64_t owLo = 0;
+  while (owLo < g.grid[2] && conv::tapCoord(g, 2, owLo, 0) < 0) ++owLo;
+  int64_t owHi = owLo;
+  while (owHi < g.grid[2] && conv::tapCoord(g, 2, owHi, k2 - 1) < W) ++owHi;
+  const int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(1, g.grid[2] * g.K));
+  pool.parallelFor(g.N * g.M * rowsPerPlane, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t plane = r / rowsPerPlane, od = (r / g.grid[1]) % g.grid[0], oh = r % g.grid[1];
+      const int64_t n = plane / g.M, m = plane % g.M, c = m / g.Mg;
+      const T* xp = x + (n * g.C + c) * g.imgSize;
+      const T* wp = w + m * g.K;
+      const T bias = b ? b[m] : T(0);
+      T* yrow = y + plane * g.gridSize + (od * g.grid[1] + oh) * g.grid[2];
+      for (int64_t ow = 0; ow < g.grid[2]; ++ow) {
+        const int64_t iw0 = conv::tapCoord(g, 2, ow, 0);
+        const bool inside = ow >= owLo && ow < owHi;
+        T acc = bias;
+        for (int64_t kd = 0; kd < g.k[0]; ++kd) {
+          const int64_t id = conv::tapCoord(g, 0, od, kd);
+          if (id < 0 || id >= g.img[0]) continue;
+          for (int64_t kh = 0; kh < g.k[1]; ++kh) {
+            const int64_t ih = conv::tapCoord(g, 1, oh, kh);
+            if (ih < 0 || ih >= g.img[1]) continue;
+            const T* xr = xp + (id * g.img[1] + ih) * W;
+            const T* wk = wp + (kd * g.k[1] + kh) * k2;
+            if (inside) {
+              for (int64_t kw = 0; kw < k2; ++kw) acc += xr[iw0 + kw * d2] * wk[kw];
+            } else {
+              for (int64_t kw = 0; kw < k2; ++kw) {
+                const int64_t iw = iw0 + kw * d2;
+                if (iw >= 0 && iw < W) acc += xr[iw] * wk[kw];
+              }
+            }
+          }
+        }
+        yrow[ow] = acc;
+      }
+    }
+  }, grain);
+}
+
+template <class T>
+void gemmConv(ThreadPool& pool, const ConvGeom& g, Strategy st, const T* x, const T* w, const T* b, T* y) {
+  const int64_t P = g.gridSize, CK = g.Cg * g.K;
+  const int64_t want = pool.size() > 1 ? 4 * pool.size() : 1;
+  const int64_t maxTile = st == Strategy::kIm2col ? (int64_t{1} << 17) / CK : P;
+  const int64_t L = conv::chooseTile(P, g.N * g.G, want, 64, maxTile);
+  const int64_t tiles = (P + L - 1) / L;
+  pool.parallelFor(g.N * g.G * tiles, [&](int64_t begin, int64_t end) {
+    std::unique_ptr<T[]> scratch(st == Strategy::kIm2col ? new T[CK * L] : nullptr);
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t n = t / (g.G * tiles), grp = (t / tiles) % g.G, p0 = (t % tiles) * L;
+      const int64_t len = std::min(L, P - p0);
+      const T* xg = x + (n * g.C + grp * g.Cg) * g.imgSize;
+      T* yg = y + (n * g.M + grp * g.Mg) * P + p0;
+      Eigen::Map<const MatR<T>> wm(w + grp * g.Mg * CK, g.Mg, CK);
+      Eigen::Map<MatR<T>, 0, Stride> ym(yg, g.Mg, len, Stride(P));
+      if (st == Strategy::kPointwise) {
+        ym.noalias() = wm * Eigen::Map<const MatR<T>, 0, Stride>(xg + p0, g.Cg, len, Stride(P));
+      } else {
+        conv::im2col(g, g.Cg, xg, scratch.get(), p0, len);
+        ym.noalias() = wm * Eigen::Map<const MatR<T>>(scratch.get(), CK, len);
+      }
+      if (b)
+        for (int64_t m = 0; m < g.Mg; ++m) ym.row(m).array() += b[grp * g.Mg + m];
+    }
+  });
+}
+
+class ConvKernel final : public Kernel {
+ public:
+  explicit ConvKernel(const KernelInit& init) {
+    const Node& node_ = init.node;
+    group_ = node_.attrInt("group", 1);
+    if (const Tensor* w = init.constInput(1)) w_ = *w;
+    if (init.hasInput(2))
+      if (const Tensor* b = init.constInput(2)) b_ = *b;
+    const ValueInfo* xi = init.inputs.empty() ? nullptr : init.inputs[0];
+    if (xi && xi->hasShape && xi->shape.size() >= 3) {
+      attrs_ = shape::parseWindowAttrs(node_, xi->shape.size() - 2, false);
+      std::vector<int64_t> ws;
+      if (w_.defined()) ws = w_.shape();
+      else if (init.inputs[1] && init.inputs[1]->hasShape && isStatic(init.inputs[1]->shape))
+        ws = toStatic(init.inputs[1]->shape);
+      if (isStatic(xi->shape) && !ws.empty()) {
+        xShape_ = toStatic(xi->shape);
+        wShape_ = ws;
+        geom_ = convGeom(node_, *attrs_, group_, xShape_, wShape_);
+        strategy_ = chooseStrategy(*geom_);
+      }
+    }
+  }
+
+  void run(KernelContext& ctx) override {
+    const Node& node_ = ctx.node();
+    const Tensor& x = ctx.input(0);
+    const Tensor& w = w_.defined() ? w_ : ctx.input(1);
+    const Tensor* b = b_.defined() ? &b_ : (ctx.hasInput(2) ? &ctx.input(2) : nullptr);
+    ConvGeom g;
+    Strategy st;
+    if (geom_ && x.shape() == xShape_ && w.shape() == wShape_) {
+      g = *geom_;
+      st = strategy_;
+    } else {
+      const WindowAttrs a = attrs_ && attrs_->strides.size() + 2 == x.rank()
+                                ? *attrs_
+                                : shape::parseWindowAttrs(node_, x.rank() >= 2 ? x.rank() - 2 : 0, false);
+      g = convGeom(node_, a, group_, x.shape(), w.shape());
+      st = chooseStrategy(g);
+    }
+    if (w.dtype() != x.dtype() || (b && b->dtype() != x.dtype()))
+      ctx.fail("inputs must share one data type, got " + std::string(dataTypeName(x.dtype())) + ", " +
+               dataTypeName(w.dtype()) + (b ? std::string(", ") + dataTypeName(b->dtype()) : ""));
+    if (b && b->numel() != g.M)
+      ctx.fail(inputDesc(node_, 2) + " has shape " + shapeToString(b->shape()) + ", expected [" + std::to_string(g.M) + "]");
+    Tensor& y = ctx.output(0);
+    if (y.numel() == 0) return;
+    dispatchType<float, double>(x.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* bp = b ? b->data<T>() : nullptr;
+      if (st == Strategy::kDepthwise) depthwise<T>(ctx.pool(), g, x.data<T>(), w.data<T>(), bp, y.data<T>());
+      else gemmConv<T>(ctx.pool(), g, st, x.data<T>(), w.data<T>(), bp, y.data<T>());
+    }, node_);
+  }
+
+ private:
+  int64_t group_ = 1;
+  Tensor w_, b_;
+  std::optional<WindowAttrs> attrs_;
+  std::vector<int64_t> xShape_, wShape_;
+  std::optional<ConvGeom> geom_;
+  Strategy strategy_ = Strategy::kIm2col;
+};
+
+}  // namespace
+
+void register_conv(Registry& r) {
+  for (int v : {1, 11, 22}) {
+    OpDef d;
+    d.opType = "Conv";
+    d.sinceVersion = v;
+    d.shape = shape::inferConv;
+    d.cpu = [](const KernelInit& init) -> std::unique_ptr<Kernel> { return std::make_unique<ConvKernel>(init); };
+    d.types = {DataType::kFloat, DataType::kDouble};
+    r.add(std::move(d));
+  }
+  conv::register_conv_transpose(r);
+}
 
 }  // namespace oinfer

@@ -1,8 +1,262 @@
-// Placeholder: the pool family is being written.
-#include "ops/registry.h"
+// MaxPool, AveragePool, LpPool on the CPU (1-d to 3-d); the Global pools and
+// LRN live in pool_global.cpp.
+//
+// Like Conv, every rank runs through a canonical 3-d form (leading spatial
+// dims of size 1). For each output coordinate along each dim the range of
+// kernel taps that land inside the input is computed once per call
+// (TapRange), so the per-window loops carry no bounds checks. Work is split
+// over the N*C planes. Windows follow the shared window arithmetic
+// (src/shape/conv.cpp), including the ceil_mode rule that a last window must
+// start inside the input or the left padding. Float16 computes in float.
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "ops/cpu/dispatch.h"
+#include "ops/cpu/pool_common.h"
+
+namespace oinfer::pool {
+
+PoolGeom poolGeom(const Node& node, const shape::WindowAttrs& a, const std::vector<int64_t>& xs) {
+  const size_t nd = xs.size() - 2;
+  if (xs.size() < 3 || nd > 3)
+    throw Error(ErrorCode::kNotImplemented,
+                node.describe() + ": input shape " + shapeToString(xs) + " must have 1 to 3 spatial dims");
+  PoolGeom g;
+  g.nd = nd;
+  g.planes = xs[0] * xs[1];
+  for (size_t d = 0; d < nd; ++d) {
+    const size_t s = 3 - nd + d;
+    const shape::WindowDim wd = shape::windowDim(node, a, d, xs[d + 2], a.kernel[d]);
+    g.img[s] = xs[d + 2];
+    g.out[s] = wd.out;
+    g.k[s] = a.kernel[d];
+    g.s[s] = a.strides[d];
+    g.dil[s] = a.dilations[d];
+    g.padBegin[s] = wd.padBegin;
+    g.padEnd[s] = wd.padEnd;
+  }
+  for (size_t s = 0; s < 3; ++s) {
+    g.imgSize *= g.img[s];
+    g.outSize *= g.out[s];
+    g.ranges[s].resize(g.out[s]);
+    for (int64_t o = 0; o < g.out[s]; ++o) {
+      TapRange& r = g.ranges[s][o];
+      const int64_t start = o * g.s[s] - g.padBegin[s];
+      r.lo = 0;
+      while (r.lo < g.k[s] && start + r.lo * g.dil[s] < 0) ++r.lo;
+      r.hi = r.lo;
+      while (r.hi < g.k[s] && start + r.hi * g.dil[s] < g.img[s]) ++r.hi;
+      r.start = start;
+      r.padded = 0;
+      for (int64_t t = 0; t < g.k[s]; ++t) {
+        const int64_t c = start + t * g.dil[s];
+        if (c >= -g.padBegin[s] && c < g.img[s] + g.padEnd[s]) ++r.padded;
+      }
+    }
+  }
+  return g;
+}
+
+namespace {
+
+using shape::WindowAttrs;
+
+template <class T>
+using Acc = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+// Calls f(od, oh, ow, rd, rh, rw, outIndex) for every output position.
+template <class F>
+void forEachWindow(const PoolGeom& g, F&& f) {
+  int64_t o = 0;
+  for (int64_t od = 0; od < g.out[0]; ++od)
+    for (int64_t oh = 0; oh < g.out[1]; ++oh)
+      for (int64_t ow = 0; ow < g.out[2]; ++ow, ++o)
+        f(g.ranges[0][od], g.ranges[1][oh], g.ranges[2][ow], o);
+}
+
+template <class T>
+void maxPool(ThreadPool& pool, const PoolGeom& g, const T* x, T* y, int64_t* idx, bool colMajor) {
+  using A = std::conditional_t<std::is_integral_v<T>, T, Acc<T>>;
+  // Strides of the real spatial dims in a column-major (storage_order 1) index.
+  std::array<int64_t, 3> cm{0, 0, 0};
+  for (int64_t s = 3 - static_cast<int64_t>(g.nd), m = 1; s < 3; ++s) {
+    cm[s] = m;
+    m *= g.img[s];
+  }
+  pool.parallelFor(g.planes, [&](int64_t begin, int64_t end) {
+    for (int64_t p = begin; p < end; ++p) {
+      const T* xp = x + p * g.imgSize;
+      T* yp = y + p * g.outSize;
+      int64_t* ip = idx ? idx + p * g.outSize : nullptr;
+      forEachWindow(g, [&](const TapRange& rd, const TapRange& rh, const TapRange& rw, int64_t o) {
+        A best = std::numeric_limits<A>::lowest();
+        int64_t bd = -1, bh = -1, bw = -1;
+        for (int64_t kd = rd.lo; kd < rd.hi; ++kd) {
+          const int64_t id = rd.start + kd * g.dil[0];
+          for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
+            const int64_t ih = rh.start + kh * g.dil[1];
+            const T* row = xp + (id * g.img[1] + ih) * g.img[2];
+            for (int64_t kw = rw.lo; kw < rw.hi; ++kw) {
+              const int64_t iw = rw.start + kw * g.dil[2];
+              const A v = static_cast<A>(row[iw]);
+              if (v > best || bd < 0) {
+                best = v;
+                bd = id, bh = ih, bw = iw;
+              }
+            }
+          }
+        }
+        yp[o] = static_cast<T>(best);
+        if (ip)
+          ip[o] = p * g.imgSize + (colMajor ? bd * cm[0] + bh * cm[1] + bw * cm[2]
+                                            : (bd * g.img[1] + bh) * g.img[2] + bw);
+      });
+    }
+  });
+}
+
+// kind 0: average (count_include_pad counts padding taps), 1: Lp norm.
+template <class T>
+void sumPool(ThreadPool& pool, const PoolGeom& g, const T* x, T* y, int kind, bool countPad, float p) {
+  using A = Acc<T>;
+  pool.parallelFor(g.planes, [&](int64_t begin, int64_t end) {
+    for (int64_t pl = begin; pl < end; ++pl) {
+      const T* xp = x + pl * g.imgSize;
+      T* yp = y + pl * g.outSize;
+      forEachWindow(g, [&](const TapRange& rd, const TapRange& rh, const TapRange& rw, int64_t o) {
+        A sum = 0;
+        for (int64_t kd = rd.lo; kd < rd.hi; ++kd) {
+          const int64_t id = rd.start + kd * g.dil[0];
+          for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
+            const T* row = xp + (id * g.img[1] + rh.start + kh * g.dil[1]) * g.img[2] + rw.start;
+            if (kind == 0) {
+              for (int64_t kw = rw.lo; kw < rw.hi; ++kw) sum += static_cast<A>(row[kw * g.dil[2]]);
+            } else if (p == 2) {
+              for (int64_t kw = rw.lo; kw < rw.hi; ++kw) {
+                const A v = static_cast<A>(row[kw * g.dil[2]]);
+                sum += v * v;
+              }
+            } else {
+              for (int64_t kw = rw.lo; kw < rw.hi; ++kw)
+                sum += std::pow(std::abs(static_cast<A>(row[kw * g.dil[2]])), static_cast<A>(p));
+            }
+          }
+        }
+        A r;
+        if (kind == 0) {
+          const int64_t n = countPad ? rd.padded * rh.padded * rw.padded
+                                     : (rd.hi - rd.lo) * (rh.hi - rh.lo) * (rw.hi - rw.lo);
+          r = n > 0 ? sum / static_cast<A>(n) : A(0);
+        } else {
+          r = p == 2 ? std::sqrt(sum) : std::pow(sum, A(1) / static_cast<A>(p));
+        }
+        yp[o] = static_cast<T>(r);
+      });
+    }
+  });
+}
+
+enum class Kind { kMax, kAverage, kLp };
+
+class PoolKernel final : public Kernel {
+ public:
+  PoolKernel(const KernelInit& init, Kind kind) : kind_(kind) {
+    const Node& node = init.node;
+    storageOrder_ = node.attrInt("storage_order", 0);
+    if (storageOrder_ != 0 && storageOrder_ != 1)
+      init.fail("attribute 'storage_order' must be 0 or 1, got " + std::to_string(storageOrder_));
+    countPad_ = node.attrInt("count_include_pad", 0) != 0;
+    p_ = lpNorm(node, init.opset);
+    const ValueInfo* xi = init.inputs.empty() ? nullptr : init.inputs[0];
+    if (xi && xi->hasShape && xi->shape.size() >= 3) {
+      attrs_ = shape::parseWindowAttrs(node, xi->shape.size() - 2, true);
+      if (isStatic(xi->shape)) {
+        xShape_ = toStatic(xi->shape);
+        geom_ = poolGeom(node, *attrs_, xShape_);
+      }
+    }
+  }
+
+  void run(KernelContext& ctx) override {
+    const Node& node = ctx.node();
+    const Tensor& x = ctx.input(0);
+    PoolGeom local;
+    const PoolGeom* g = &local;
+    if (geom_ && x.shape() == xShape_) {
+      g = &*geom_;
+    } else {
+      if (x.rank() < 3) ctx.fail("input 0 has shape " + shapeToString(x.shape()) + ", expected rank >= 3");
+      const WindowAttrs a = attrs_ && attrs_->kernel.size() + 2 == x.rank()
+                                ? *attrs_
+                                : shape::parseWindowAttrs(node, x.rank() - 2, true);
+      local = poolGeom(node, a, x.shape());
+    }
+    Tensor& y = ctx.output(0);
+    int64_t* idx = ctx.hasOutput(1) ? ctx.output(1).data<int64_t>() : nullptr;
+    if (y.numel() == 0) return;
+    if (kind_ == Kind::kMax) {
+      dispatchType<float, double, Float16, int8_t, uint8_t>(x.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        maxPool<T>(ctx.pool(), *g, x.data<T>(), y.data<T>(), idx, storageOrder_ == 1);
+      }, node);
+      return;
+    }
+    dispatchType<float, double, Float16>(x.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      sumPool<T>(ctx.pool(), *g, x.data<T>(), y.data<T>(), kind_ == Kind::kAverage ? 0 : 1, countPad_, p_);
+    }, node);
+  }
+
+ private:
+  Kind kind_;
+  int64_t storageOrder_ = 0;
+  bool countPad_ = false;
+  float p_ = 2;
+  std::optional<WindowAttrs> attrs_;
+  std::vector<int64_t> xShape_;
+  std::optional<PoolGeom> geom_;
+};
+
+void addOp(Registry& r, const char* op, std::initializer_list<int> versions, Kind kind) {
+  for (int v : versions) {
+    OpDef d;
+    d.opType = op;
+    d.sinceVersion = v;
+    d.shape = shape::inferPool;
+    d.cpu = [kind](const KernelInit& init) -> std::unique_ptr<Kernel> {
+      return std::make_unique<PoolKernel>(init, kind);
+    };
+    d.types = {DataType::kFloat, DataType::kDouble, DataType::kFloat16};
+    // Opset 12 added int8/uint8 to MaxPool.
+    if (kind == Kind::kMax && v >= 12) d.types.insert(d.types.end(), {DataType::kInt8, DataType::kUInt8});
+    r.add(std::move(d));
+  }
+}
+
+}  // namespace
+
+float lpNorm(const Node& node, int64_t opset) {
+  const Attribute* a = node.attr("p");
+  // LpPool-1 / GlobalLpPool-1 had a float p; later versions an int.
+  const float p = !a ? 2.f : a->type == AttrType::kFloat ? a->f : static_cast<float>(a->i);
+  if (!(p > 0)) throw Error(ErrorCode::kInvalidModel, node.describe() + ": attribute 'p' must be positive");
+  return p;
+}
+
+void registerWindowPools(Registry& r) {
+  addOp(r, "MaxPool", {1, 8, 10, 11, 12, 22}, Kind::kMax);
+  addOp(r, "AveragePool", {1, 7, 10, 11, 19, 22}, Kind::kAverage);
+  addOp(r, "LpPool", {1, 2, 11, 18, 22}, Kind::kLp);
+}
+
+}  // namespace oinfer::pool
 
 namespace oinfer {
 
-void register_pool(Registry& r) {}
+void register_pool(Registry& r) {
+  pool::registerWindowPools(r);
+  pool::registerGlobalPools(r);
+}
 
 }  // namespace oinfer

@@ -1,0 +1,127 @@
+// GlobalAveragePool, GlobalMaxPool, GlobalLpPool and LRN on the CPU. The
+// global pools reduce each of the N*C planes to one value, in parallel over
+// planes; float16 accumulates in float.
+#include <cmath>
+#include <limits>
+
+#include "ops/cpu/dispatch.h"
+#include "ops/cpu/pool_common.h"
+
+namespace oinfer::pool {
+namespace {
+
+template <class T>
+using Acc = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+enum class Global { kAverage, kMax, kLp };
+
+template <class T>
+void globalPool(ThreadPool& pool, int64_t planes, int64_t size, const T* x, T* y, Global kind, float p) {
+  using A = Acc<T>;
+  const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, size));
+  pool.parallelFor(planes, [&](int64_t begin, int64_t end) {
+    for (int64_t pl = begin; pl < end; ++pl) {
+      const T* xp = x + pl * size;
+      A r = 0;
+      if (kind == Global::kMax) {
+        r = std::numeric_limits<A>::lowest();
+        for (int64_t i = 0; i < size; ++i) r = std::max(r, static_cast<A>(xp[i]));
+      } else if (kind == Global::kAverage) {
+        for (int64_t i = 0; i < size; ++i) r += static_cast<A>(xp[i]);
+        r /= static_cast<A>(size);
+      } else {
+        for (int64_t i = 0; i < size; ++i) r += std::pow(std::abs(static_cast<A>(xp[i])), static_cast<A>(p));
+        r = std::pow(r, A(1) / static_cast<A>(p));
+      }
+      y[pl] = static_cast<T>(r);
+    }
+  }, grain);
+}
+
+std::unique_ptr<Kernel> makeGlobal(const KernelInit& init, Global kind) {
+  const float p = kind == Global::kLp ? lpNorm(init.node, init.opset) : 2.f;
+  return makeKernel([kind, p](KernelContext& ctx) {
+    const Tensor& x = ctx.input(0);
+    if (x.rank() < 3) ctx.fail("input 0 has shape " + shapeToString(x.shape()) + ", expected rank >= 3");
+    Tensor& y = ctx.output(0);
+    const int64_t planes = x.dim(0) * x.dim(1);
+    if (planes == 0) return;
+    const int64_t size = x.numel() / planes;
+    if (size == 0) ctx.fail("input 0 has shape " + shapeToString(x.shape()) + " with an empty spatial extent");
+    dispatchType<float, double, Float16>(x.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      globalPool<T>(ctx.pool(), planes, size, x.data<T>(), y.data<T>(), kind, p);
+    }, ctx.node());
+  });
+}
+
+// LRN: y = x / (bias + alpha / size * sum of x^2 over the channels
+// [c - floor((size-1)/2), c + ceil((size-1)/2)]) ^ beta.
+std::unique_ptr<Kernel> makeLrn(const KernelInit& init) {
+  const Node& node = init.node;
+  const int64_t size = node.attrInt("size", 0);
+  if (size <= 0) init.fail("attribute 'size' is required and must be positive");
+  const float alpha = node.attrFloat("alpha", 1e-4f), beta = node.attrFloat("beta", 0.75f),
+              bias = node.attrFloat("bias", 1.f);
+  return makeKernel([=](KernelContext& ctx) {
+    const Tensor& x = ctx.input(0);
+    if (x.rank() < 2) ctx.fail("input 0 has shape " + shapeToString(x.shape()) + ", expected rank >= 2");
+    Tensor& y = ctx.output(0);
+    const int64_t N = x.dim(0), C = x.dim(1);
+    if (x.numel() == 0) return;
+    const int64_t P = x.numel() / (N * C);
+    const int64_t before = (size - 1) / 2, after = size / 2;  // floor and ceil of (size-1)/2
+    dispatchType<float, double, Float16>(x.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using A = Acc<T>;
+      const T* xd = x.data<T>();
+      T* yd = y.data<T>();
+      const A scale = static_cast<A>(alpha) / static_cast<A>(size);
+      ctx.pool().parallelFor(N * C, [&](int64_t begin, int64_t end) {
+        std::vector<A> sum(P);
+        for (int64_t plane = begin; plane < end; ++plane) {
+          const int64_t n = plane / C, c = plane % C;
+          std::fill(sum.begin(), sum.end(), A(0));
+          for (int64_t cc = std::max<int64_t>(0, c - before); cc <= std::min(C - 1, c + after); ++cc) {
+            const T* xp = xd + (n * C + cc) * P;
+            for (int64_t i = 0; i < P; ++i) {
+              const A v = static_cast<A>(xp[i]);
+              sum[i] += v * v;
+            }
+          }
+          const T* xp = xd + plane * P;
+          T* yp = yd + plane * P;
+          for (int64_t i = 0; i < P; ++i)
+            yp[i] = static_cast<T>(static_cast<A>(xp[i]) /
+                                   std::pow(static_cast<A>(bias) + scale * sum[i], static_cast<A>(beta)));
+        }
+      });
+    }, ctx.node());
+  });
+}
+
+void add(Registry& r, const char* op, std::initializer_list<int> versions, shape::ShapeFn fn, KernelFactory f) {
+  for (int v : versions) {
+    OpDef d;
+    d.opType = op;
+    d.sinceVersion = v;
+    d.shape = fn;
+    d.cpu = f;
+    d.types = {DataType::kFloat, DataType::kDouble, DataType::kFloat16};
+    r.add(std::move(d));
+  }
+}
+
+}  // namespace
+
+void registerGlobalPools(Registry& r) {
+  add(r, "GlobalAveragePool", {1, 22}, shape::inferGlobalPool,
+      [](const KernelInit& i) { return makeGlobal(i, Global::kAverage); });
+  add(r, "GlobalMaxPool", {1, 22}, shape::inferGlobalPool,
+      [](const KernelInit& i) { return makeGlobal(i, Global::kMax); });
+  add(r, "GlobalLpPool", {1, 2, 22}, shape::inferGlobalPool,
+      [](const KernelInit& i) { return makeGlobal(i, Global::kLp); });
+  add(r, "LRN", {1, 13}, shape::propagateUnary, makeLrn);
+}
+
+}  // namespace oinfer::pool
