@@ -11,6 +11,9 @@ void inferPRelu(InferContext& ctx) {
   if (!ctx.hasShape(0) || !ctx.hasShape(1)) return;
   const Shape& x = ctx.inputShape(0);
   const Shape& s = ctx.inputShape(1);
+  // Before opset 7 a 1-d slope of length C broadcast over the channel axis.
+  if (ctx.opset() < 7 && s.size() == 1 && x.size() >= 3 && (s[0] == x[1] || !s[0].isStatic() || !x[1].isStatic()))
+    return;
   bool ok = s.size() <= x.size();
   for (size_t k = 0; ok && k < s.size(); ++k) {
     const Dim& ds = s[k];

@@ -97,6 +97,18 @@ TEST(Activation, PReluOpset7Vector) {
   t.run();
 }
 
+// PRelu-6 broadcast a 1-d slope over the channel axis (PyTorch's per-channel
+// export; pytorch-converted/test_PReLU_*_multiparam). numpy:
+//   x = np.arange(-6, 6, dtype=np.float32).reshape(2, 3, 2); s = np.array([.5, 2, 3], np.float32)
+//   np.where(x > 0, x, x * s.reshape(3, 1))
+TEST(Activation, PReluOpset6ChannelSlope) {
+  OpTester t("PRelu", 6);
+  t.input("A", Tensor::fromVector<float>({2,3,2}, {-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5}));
+  t.input("B", Tensor::fromVector<float>({3}, {0.5f, 2.f, 3.f}));
+  t.expect("Y", Tensor::fromVector<float>({2,3,2}, {-3, -2.5f, -8, -6, -6, -3, 0, 1, 2, 3, 4, 5}));
+  t.run();
+}
+
 // ref(op='PRelu', ins=[A([-4,-1,3],i32), A([2,3,4],i32)], opset=16)
 TEST(Activation, PReluInt32) {
   OpTester t("PRelu", 16);

@@ -170,6 +170,43 @@ class ClipKernel final : public Kernel {
   float lo_, hi_;
 };
 
+using PReluTypes = TypeList<float, double, Float16, BFloat16, int32_t, int64_t>;
+
+// Before opset 7, PRelu broadcast a 1-d slope of length C over the channel
+// axis (1), which is how PyTorch exported per-channel PReLU; from 7 on the
+// slope broadcasts unidirectionally from the right. The legacy form is run by
+// viewing the slope as [C,1,...,1].
+bool isLegacyChannelSlope(int64_t opset, const std::vector<int64_t>& x, const std::vector<int64_t>& slope) {
+  return opset < 7 && slope.size() == 1 && x.size() >= 3 && slope[0] == x[1] && slope[0] != 1;
+}
+
+std::vector<int64_t> channelSlopeShape(size_t xRank, int64_t c) {
+  std::vector<int64_t> s(xRank - 1, 1);
+  s[0] = c;
+  return s;
+}
+
+std::unique_ptr<Kernel> makePRelu(const KernelInit& init) {
+  static const KernelFactory plain = binaryFactory<PReluOp, PReluTypes>();
+  if (init.opset >= 7) return plain(init);
+  // Plan-time shapes may be symbolic: decide per run, with one kernel per layout.
+  KernelInit viewInit = init;
+  ValueInfo slopeInfo = init.hasInput(1) ? *init.inputs[1] : ValueInfo{};
+  slopeInfo.hasShape = false;  // no static broadcast plan for the legacy layout
+  if (init.hasInput(1)) viewInit.inputs[1] = &slopeInfo;
+  viewInit.constInputs[1] = nullptr;
+  std::shared_ptr<Kernel> direct = plain(init), channel = plain(viewInit);
+  return makeKernel([direct, channel](KernelContext& ctx) {
+    const Tensor& x = ctx.input(0);
+    const Tensor& slope = ctx.input(1);
+    if (!isLegacyChannelSlope(6, x.shape(), slope.shape())) return direct->run(ctx);
+    Tensor view = slope.reshaped(channelSlopeShape(x.rank(), slope.dim(0)));
+    KernelContext c = ctx;
+    c.inputs_[1] = &view;
+    channel->run(c);
+  });
+}
+
 }  // namespace
 }  // namespace cpu
 
@@ -180,9 +217,7 @@ void register_activation(Registry& r) {
   addVersions(r, "Relu", {1, 6, 13, 14}, unary, unaryFactory<ReluOp>(SignedNumericTypes{}),
               typesOf(SignedNumericTypes{}));
   addVersions(r, "LeakyRelu", {1, 6, 16}, unary, unaryFactory<LeakyReluOp>(FloatTypes{}), fl);
-  using PReluTypes = TypeList<float, double, Float16, BFloat16, int32_t, int64_t>;
-  addVersions(r, "PRelu", {1, 6, 7, 9, 16}, shape::inferPRelu, binaryFactory<PReluOp, PReluTypes>(),
-              typesOf(PReluTypes{}));
+  addVersions(r, "PRelu", {1, 6, 7, 9, 16}, shape::inferPRelu, makePRelu, typesOf(PReluTypes{}));
   addVersions(r, "Elu", {1, 6, 22}, unary, unaryFactory<EluOp>(FloatTypes{}, kGrainHeavy), fl);
   addVersions(r, "Selu", {1, 6, 22}, unary, unaryFactory<SeluOp>(FloatTypes{}, kGrainHeavy), fl);
   addVersions(r, "Celu", {12}, unary, unaryFactory<CeluOp>(FloatTypes{}, kGrainHeavy), fl);
