@@ -15,9 +15,10 @@
 //    already is the Cg x P right operand, so the GEMM reads it directly; no
 //    im2col, no scratch.
 //  - depthwise: one input channel per group (Cg == 1, G > 1). A GEMM with a
-//    K-deep inner dimension wastes its packing, so a direct loop over the
-//    output with the kernel taps innermost is faster; windows fully inside
-//    the input skip the bounds checks.
+//    K-deep inner dimension wastes its packing, so a direct loop runs per
+//    output row and kernel tap an axpy over the output columns whose tap
+//    lies inside the input (ranges precomputed per kernel column), which
+//    vectorises for stride 1.
 //  - im2col: everything else. The output plane is cut into column tiles;
 //    each task gathers the Cg*K x tile slice of col into a per-task scratch
 //    buffer (bounded to ~512 KB so it stays in cache) and runs an Eigen GEMM
@@ -107,44 +108,45 @@ Strategy chooseStrategy(const ConvGeom& g) {
 template <class T>
 void depthwise(ThreadPool& pool, const ConvGeom& g, const T* x, const T* w, const T* b, T* y) {
   const int64_t rowsPerPlane = g.grid[0] * g.grid[1];
-  const int64_t W = g.img[2], k2 = g.k[2], d2 = g.dil[2];
-  // First and last output column whose window lies inside the row.
-  int64_t owLo = 0;
-  while (owLo < g.grid[2] && conv::tapCoord(g, 2, owLo, 0) < 0) ++owLo;
-  int64_t owHi = owLo;
-  while (owHi < g.grid[2] && conv::tapCoord(g, 2, owHi, k2 - 1) < W) ++owHi;
-  const int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(1, g.grid[2] * g.K));
+  const int64_t W = g.img[2], OW = g.grid[2], s2 = g.s[2];
+  // Per kernel column kw: the output columns [lo, hi) whose tap lands inside
+  // the input row, so the inner loop is a bounds-free (vectorisable) axpy.
+  std::vector<std::pair<int64_t, int64_t>> cols(g.k[2]);
+  for (int64_t kw = 0; kw < g.k[2]; ++kw) {
+    const int64_t iw0 = conv::tapCoord(g, 2, 0, kw);
+    int64_t lo = iw0 < 0 ? (-iw0 + s2 - 1) / s2 : 0;
+    int64_t hi = iw0 >= W ? 0 : (W - 1 - iw0) / s2 + 1;
+    lo = std::min(lo, OW);
+    cols[kw] = {lo, std::clamp(hi, lo, OW)};
+  }
+  const int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(1, OW * g.K));
   pool.parallelFor(g.N * g.M * rowsPerPlane, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       const int64_t plane = r / rowsPerPlane, od = (r / g.grid[1]) % g.grid[0], oh = r % g.grid[1];
       const int64_t n = plane / g.M, m = plane % g.M, c = m / g.Mg;
       const T* xp = x + (n * g.C + c) * g.imgSize;
       const T* wp = w + m * g.K;
-      const T bias = b ? b[m] : T(0);
-      T* yrow = y + plane * g.gridSize + (od * g.grid[1] + oh) * g.grid[2];
-      for (int64_t ow = 0; ow < g.grid[2]; ++ow) {
-        const int64_t iw0 = conv::tapCoord(g, 2, ow, 0);
-        const bool inside = ow >= owLo && ow < owHi;
-        T acc = bias;
-        for (int64_t kd = 0; kd < g.k[0]; ++kd) {
-          const int64_t id = conv::tapCoord(g, 0, od, kd);
-          if (id < 0 || id >= g.img[0]) continue;
-          for (int64_t kh = 0; kh < g.k[1]; ++kh) {
-            const int64_t ih = conv::tapCoord(g, 1, oh, kh);
-            if (ih < 0 || ih >= g.img[1]) continue;
-            const T* xr = xp + (id * g.img[1] + ih) * W;
-            const T* wk = wp + (kd * g.k[1] + kh) * k2;
-            if (inside) {
-              for (int64_t kw = 0; kw < k2; ++kw) acc += xr[iw0 + kw * d2] * wk[kw];
+      T* yrow = y + plane * g.gridSize + (od * g.grid[1] + oh) * OW;
+      std::fill(yrow, yrow + OW, b ? b[m] : T(0));
+      for (int64_t kd = 0; kd < g.k[0]; ++kd) {
+        const int64_t id = conv::tapCoord(g, 0, od, kd);
+        if (id < 0 || id >= g.img[0]) continue;
+        for (int64_t kh = 0; kh < g.k[1]; ++kh) {
+          const int64_t ih = conv::tapCoord(g, 1, oh, kh);
+          if (ih < 0 || ih >= g.img[1]) continue;
+          const T* xr = xp + (id * g.img[1] + ih) * W;
+          const T* wk = wp + (kd * g.k[1] + kh) * g.k[2];
+          for (int64_t kw = 0; kw < g.k[2]; ++kw) {
+            const T wv = wk[kw];
+            const int64_t off = conv::tapCoord(g, 2, 0, kw);
+            const auto [lo, hi] = cols[kw];
+            if (s2 == 1) {
+              for (int64_t ow = lo; ow < hi; ++ow) yrow[ow] += wv * xr[ow + off];
             } else {
-              for (int64_t kw = 0; kw < k2; ++kw) {
-                const int64_t iw = iw0 + kw * d2;
-                if (iw >= 0 && iw < W) acc += xr[iw] * wk[kw];
-              }
+              for (int64_t ow = lo; ow < hi; ++ow) yrow[ow] += wv * xr[ow * s2 + off];
             }
           }
         }
-        yrow[ow] = acc;
       }
     }
   }, grain);
