@@ -40,6 +40,20 @@ std::vector<const OpDef*> Registry::all() const {
   return out;
 }
 
+void addVersions(Registry& r, const std::string& op, std::initializer_list<int> versions, shape::ShapeFn fn,
+                 KernelFactory cpu, std::vector<DataType> types, int viewOfInput) {
+  for (int v : versions) {
+    OpDef d;
+    d.opType = op;
+    d.sinceVersion = v;
+    d.shape = fn;
+    d.cpu = cpu;
+    d.types = types;
+    d.viewOfInput = viewOfInput;
+    r.add(std::move(d));
+  }
+}
+
 const Registry& Registry::global() {
   static Registry* r = [] {
     auto* reg = new Registry();

@@ -4,6 +4,7 @@
 // static self-registering objects get dropped from static libraries.
 #pragma once
 
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <tuple>
@@ -44,5 +45,10 @@ class Registry {
 };
 
 void registerAll(Registry& r);
+
+// Registers `op` once per ONNX since_version, all sharing one shape function
+// and kernel factory (which branch on the opset where semantics changed).
+void addVersions(Registry& r, const std::string& op, std::initializer_list<int> versions, shape::ShapeFn fn,
+                 KernelFactory cpu, std::vector<DataType> types, int viewOfInput = -1);
 
 }  // namespace oinfer

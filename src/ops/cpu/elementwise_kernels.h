@@ -187,20 +187,6 @@ KernelFactory binaryFactory() {
   };
 }
 
-// Registers `op` for each since-version with one shape function and kernel.
-inline void addVersions(Registry& r, const char* op, std::initializer_list<int> versions, shape::ShapeFn fn,
-                        KernelFactory cpu, std::vector<DataType> types) {
-  for (int v : versions) {
-    OpDef d;
-    d.opType = op;
-    d.sinceVersion = v;
-    d.shape = fn;
-    d.cpu = cpu;
-    d.types = types;
-    r.add(std::move(d));
-  }
-}
-
 // A unary op whose functor Op (built from the KernelInit when it has
 // attributes) maps Compute<T> to a value stored back as Out (T itself unless
 // OutFixed is given, e.g. bool for IsNaN).

@@ -125,20 +125,6 @@ std::vector<int64_t> readInts(const Tensor& t) {
   }
 }
 
-void addVersions(Registry& r, const std::string& op, std::initializer_list<int> versions, shape::ShapeFn fn,
-                 KernelFactory cpu, std::vector<DataType> types, int viewOfInput) {
-  for (int v : versions) {
-    OpDef d;
-    d.opType = op;
-    d.sinceVersion = v;
-    d.shape = fn;
-    d.cpu = cpu;
-    d.types = types;
-    d.viewOfInput = viewOfInput;
-    r.add(std::move(d));
-  }
-}
-
 namespace {
 
 // Reshape-like ops: the output holds the input's elements in order.

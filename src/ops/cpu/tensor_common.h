@@ -65,9 +65,6 @@ std::vector<DataType> numericTypes();
 // for OneHot depth / indices).
 std::vector<int64_t> readInts(const Tensor& t);
 
-// Registration helper: one OpDef per since_version.
-void addVersions(Registry& r, const std::string& op, std::initializer_list<int> versions, shape::ShapeFn fn,
-                 KernelFactory cpu, std::vector<DataType> types, int viewOfInput = -1);
 
 void register_tensor_slice(Registry& r);
 void register_tensor_gather(Registry& r);
