@@ -29,15 +29,6 @@ void configureLogging(const std::string& level) {
   spdlog::set_level(spdlog::level::from_str(l));
 }
 
-ValueInfo infoOf(const std::string& name, const Tensor& t) {
-  ValueInfo v;
-  v.name = name;
-  v.dtype = t.dtype();
-  v.hasShape = true;
-  v.shape = toShape(t.shape());
-  return v;
-}
-
 }  // namespace
 
 struct Session::Impl {
@@ -339,14 +330,9 @@ std::vector<Tensor> Session::Impl::execute(Plan& plan, ExecContext& ctx, const T
         if (step.in[i] < 0) continue;
         const Tensor& t = values[step.in[i]];
         const std::string& name = step.node->inputs[i];
-        local.types[name] = infoOf(name, t);
+        local.types[name] = shape::valueInfoOf(name, t);
         local.types[name].kind = plan.slots[step.in[i]].type.kind;
-        local.values[name] = t;
-        if ((t.dtype() == DataType::kInt64 || t.dtype() == DataType::kInt32) && t.rank() <= 1 && t.numel() <= 64) {
-          std::vector<Dim> dims;
-          for (int64_t v : t.toInt64Vector()) dims.push_back(Dim(v));
-          local.symValues[name] = std::move(dims);
-        }
+        shape::setKnownValue(name, t, local);
       }
       shape::SymbolGenerator symbols;
       shape::inferNode(*step.node, local, makeInferHooks(graph), symbols, nullptr, /*fold=*/false);

@@ -6,15 +6,6 @@ namespace oinfer::shape {
 
 namespace {
 
-ValueInfo infoOf(const std::string& name, const Tensor& t) {
-  ValueInfo v;
-  v.name = name;
-  v.dtype = t.dtype();
-  v.hasShape = true;
-  v.shape = toShape(t.shape());
-  return v;
-}
-
 bool isIntegral(DataType t) { return t == DataType::kInt64 || t == DataType::kInt32; }
 
 // Dims-as-value of a small integer tensor, for ops that read shape values.
@@ -60,11 +51,24 @@ void mergeDeclared(const Node& node, size_t idx, ValueInfo& out, const ValueInfo
 
 }  // namespace
 
+ValueInfo valueInfoOf(const std::string& name, const Tensor& t) {
+  ValueInfo v;
+  v.name = name;
+  v.dtype = t.dtype();
+  v.hasShape = true;
+  v.shape = toShape(t.shape());
+  return v;
+}
+
+void setKnownValue(const std::string& name, const Tensor& t, InferState& st) {
+  st.values[name] = t;
+  recordSymbolic(name, t, st);
+}
+
 void seedState(const Graph& g, InferState& st) {
   for (const auto& [name, t] : g.initializers) {
-    st.types[name] = infoOf(name, t);
-    st.values[name] = t;
-    recordSymbolic(name, t, st);
+    st.types[name] = valueInfoOf(name, t);
+    setKnownValue(name, t, st);
   }
   for (const auto& in : g.inputs)
     if (!st.types.count(in.name)) st.types[in.name] = in;
@@ -133,16 +137,14 @@ bool inferNode(const Node& node, InferState& st, const InferHooks& hooks, Symbol
     const std::string& name = node.outputs[i];
     if (name.empty()) continue;
     if (didFold && i < folded.size() && folded[i].defined()) {
-      st.types[name] = infoOf(name, folded[i]);
+      st.types[name] = valueInfoOf(name, folded[i]);
       st.types[name].kind = ctx.outputs_[i].kind;
-      st.values[name] = folded[i];
-      recordSymbolic(name, folded[i], st);
+      setKnownValue(name, folded[i], st);
       continue;
     }
     st.types[name] = ctx.outputs_[i];
     if (ctx.outputValues_[i]) {
-      st.values[name] = *ctx.outputValues_[i];
-      recordSymbolic(name, *ctx.outputValues_[i], st);
+      setKnownValue(name, *ctx.outputValues_[i], st);
     } else if (ctx.outputSymValues_[i]) {
       st.symValues[name] = *ctx.outputSymValues_[i];
     }

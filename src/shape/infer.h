@@ -50,6 +50,11 @@ struct InferHooks {
 
 constexpr int64_t kMaxFoldElements = 1 << 16;
 
+// Type of a concrete tensor.
+ValueInfo valueInfoOf(const std::string& name, const Tensor& t);
+// Records a known value (and, for small integer tensors, its dims-as-value).
+void setKnownValue(const std::string& name, const Tensor& t, InferState& state);
+
 // Seeds `state` with the graph's initializers and declared inputs.
 void seedState(const Graph& g, InferState& state);
 // Infers every node of the sorted graph `g` into `state`.
