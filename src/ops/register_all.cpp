@@ -13,6 +13,7 @@ void register_linalg(Registry& r);       // Gemm, MatMul
 void register_reduce(Registry& r);       // Reduce*, ArgMax/ArgMin, Softmax, LogSoftmax
 void register_tensor(Registry& r);       // shape manipulation, Constant, Cast ...
 void register_resize(Registry& r);       // Resize, Upsample
+void register_quantize(Registry& r);     // Quantize/DequantizeLinear, QLinear*, *Integer
 void register_scan_ops(Registry& r);     // CumSum, CumProd, TopK, Unique, Compress, LpNormalization, CenterCropPad, Einsum
 void register_image(Registry& r);        // GridSample, AffineGrid, Col2Im, RoiAlign, NonMaxSuppression
 
@@ -26,6 +27,7 @@ void registerAll(Registry& r) {
   register_reduce(r);
   register_tensor(r);
   register_resize(r);
+  register_quantize(r);
   register_scan_ops(r);
   register_image(r);
 }

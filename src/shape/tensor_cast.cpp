@@ -69,10 +69,7 @@ void inferConstant(InferContext& ctx) {
 namespace {
 void castTo(InferContext& ctx, DataType to) {
   switch (to) {
-    case DataType::kFloat8E4M3FN: case DataType::kFloat8E4M3FNUZ: case DataType::kFloat8E5M2:
-    case DataType::kFloat8E5M2FNUZ: case DataType::kFloat8E8M0: case DataType::kUInt4: case DataType::kInt4:
-    case DataType::kFloat4E2M1: case DataType::kUInt2: case DataType::kInt2: case DataType::kComplex64:
-    case DataType::kComplex128: case DataType::kUndefined:
+    case DataType::kComplex64: case DataType::kComplex128: case DataType::kUndefined:
       ctx.fail(ErrorCode::kNotImplemented, std::string("Cast to ") + dataTypeName(to) + " is not supported");
     default: break;
   }

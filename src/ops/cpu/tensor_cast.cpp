@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "ops/cpu/lowbit.h"
 #include "ops/cpu/tensor_common.h"
 #include "shape/tensor.h"
 
@@ -87,9 +88,61 @@ void dispatchCastType(DataType dt, F&& f, const Node& node) {
                uint64_t, bool, std::string>(dt, std::forward<F>(f), node);
 }
 
-void castTensor(const Tensor& in, Tensor& out, KernelContext& ctx) {
+struct CastOptions {
+  bool saturate = true;
+  lowbit::RoundMode roundMode = lowbit::RoundMode::kUp;
+};
+
+// Low-bit types (unpacked bytes) go through float, or through int64 when
+// both sides are integers so that integer casts wrap exactly.
+void castLowBit(const Tensor& in, Tensor& out, const CastOptions& opt, KernelContext& ctx) {
+  const DataType it = in.dtype(), ot = out.dtype();
+  const int64_t n = in.numel();
+  if (lowbit::isLowBit(it)) {
+    const uint8_t* s = in.data<uint8_t>();
+    if (lowbit::isLowBit(ot)) {
+      uint8_t* d = out.data<uint8_t>();
+      for (int64_t i = 0; i < n; ++i) {
+        if (lowbit::isLowBitInt(it) && lowbit::isLowBitInt(ot))
+          d[i] = lowbit::fromIntWrap(ot, static_cast<int64_t>(lowbit::toFloat(it, s[i])));
+        else
+          d[i] = lowbit::fromFloat(ot, lowbit::toFloat(it, s[i]), opt.saturate, opt.roundMode);
+      }
+      return;
+    }
+    dispatchCastType(ot, [&](auto ttag) {
+      using To = typename decltype(ttag)::type;
+      To* d = out.data<To>();
+      for (int64_t i = 0; i < n; ++i) d[i] = convertOne<To, float>(lowbit::toFloat(it, s[i]));
+    }, ctx.node());
+    return;
+  }
+  dispatchCastType(it, [&](auto ftag) {
+    using From = typename decltype(ftag)::type;
+    const From* s = in.data<From>();
+    uint8_t* d = out.data<uint8_t>();
+    constexpr bool kIntFrom = std::is_integral_v<From>;
+    ctx.pool().parallelFor(n, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) {
+        if constexpr (kIntFrom) {
+          if (lowbit::isLowBitInt(ot)) {
+            d[i] = lowbit::fromIntWrap(ot, static_cast<int64_t>(s[i]));
+            continue;
+          }
+        }
+        d[i] = lowbit::fromFloat(ot, convertOne<float, From>(s[i]), opt.saturate, opt.roundMode);
+      }
+    }, 4096);
+  }, ctx.node());
+}
+
+void castTensor(const Tensor& in, Tensor& out, KernelContext& ctx, const CastOptions& opt = {}) {
   if (in.dtype() == out.dtype()) {
     out.copyFrom(in);
+    return;
+  }
+  if (lowbit::isLowBit(in.dtype()) || lowbit::isLowBit(out.dtype())) {
+    castLowBit(in, out, opt, ctx);
     return;
   }
   dispatchCastType(in.dtype(), [&](auto ftag) {
@@ -105,8 +158,17 @@ void castTensor(const Tensor& in, Tensor& out, KernelContext& ctx) {
   }, ctx.node());
 }
 
-std::unique_ptr<Kernel> castKernel(const KernelInit&) {
-  return makeKernel([](KernelContext& ctx) { castTensor(ctx.input(0), ctx.output(0), ctx); });
+std::unique_ptr<Kernel> castKernel(const KernelInit& init) {
+  CastOptions opt;
+  if (init.opset >= 19) opt.saturate = init.node.attrInt("saturate", 1) != 0;
+  if (init.opset >= 24) {
+    try {
+      opt.roundMode = lowbit::parseRoundMode(init.node.attrString("round_mode", "up"));
+    } catch (const Error& e) {
+      init.fail(e.what());
+    }
+  }
+  return makeKernel([opt](KernelContext& ctx) { castTensor(ctx.input(0), ctx.output(0), ctx, opt); });
 }
 
 std::unique_ptr<Kernel> constantKernel(const KernelInit& init) {
@@ -177,6 +239,10 @@ std::unique_ptr<Kernel> eyeLikeKernel(const KernelInit& init) {
 std::vector<DataType> castTypes() {
   auto t = numericTypes();
   t.push_back(DataType::kString);
+  for (DataType d : {DataType::kFloat8E4M3FN, DataType::kFloat8E4M3FNUZ, DataType::kFloat8E5M2, DataType::kFloat8E5M2FNUZ,
+                     DataType::kFloat8E8M0, DataType::kFloat4E2M1, DataType::kInt4, DataType::kUInt4, DataType::kInt2,
+                     DataType::kUInt2})
+    t.push_back(d);
   return t;
 }
 

@@ -1,0 +1,302 @@
+// QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear. Scales and zero
+// points are per tensor, per axis (1-d along `axis`) or blocked (same rank as
+// x, `block_size` elements of x along `axis` per entry); rounding is half to
+// even as in the ONNX reference.
+#include <algorithm>
+#include <cmath>
+
+#include "ops/cpu/dispatch.h"
+#include "ops/cpu/lowbit.h"
+#include "ops/cpu/quantize_common.h"
+#include "shape/infer_context.h"
+#include "shape/quantize.h"
+
+namespace oinfer {
+
+namespace quant {
+
+std::string inputDesc(const Node& node, size_t i) {
+  return "input " + std::to_string(i) + " ('" + (i < node.inputs.size() ? node.inputs[i] : std::string()) + "')";
+}
+
+std::vector<double> toDoubles(const Tensor& t, const Node& node) {
+  const int64_t n = t.numel();
+  std::vector<double> v(static_cast<size_t>(n));
+  if (lowbit::isLowBit(t.dtype())) {
+    const uint8_t* p = t.data<uint8_t>();
+    for (int64_t i = 0; i < n; ++i) v[i] = lowbit::toFloat(t.dtype(), p[i]);
+    return v;
+  }
+  dispatchType<float, double, Float16, BFloat16, int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t, uint32_t>(
+      t.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* p = t.data<T>();
+        for (int64_t i = 0; i < n; ++i) {
+          if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) v[i] = static_cast<float>(p[i]);
+          else v[i] = static_cast<double>(p[i]);
+        }
+      }, node);
+  return v;
+}
+
+std::vector<int32_t> toInt32(const Tensor& t, const Node& node) {
+  const int64_t n = t.numel();
+  std::vector<int32_t> v(static_cast<size_t>(n));
+  if (lowbit::isLowBitInt(t.dtype())) {
+    const uint8_t* p = t.data<uint8_t>();
+    for (int64_t i = 0; i < n; ++i) v[i] = static_cast<int32_t>(lowbit::toFloat(t.dtype(), p[i]));
+    return v;
+  }
+  dispatchType<int8_t, uint8_t, int16_t, uint16_t, int32_t>(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* p = t.data<T>();
+    for (int64_t i = 0; i < n; ++i) v[i] = static_cast<int32_t>(p[i]);
+  }, node);
+  return v;
+}
+
+}  // namespace quant
+
+namespace {
+
+using quant::inputDesc;
+
+// Maps an element of x to its scale / zero-point entry.
+struct ParamIndex {
+  int64_t outer = 1, dim = 1, inner = 1;  // x viewed as [outer, dim, inner] around the axis
+  int64_t paramDim = 1, block = 0;        // param extent along the axis; block size (0: per axis)
+  bool perTensor = true;
+
+  int64_t at(int64_t o, int64_t j, int64_t in) const {
+    if (perTensor) return 0;
+    if (block == 0) return j;
+    return (o * paramDim + j / block) * inner + in;
+  }
+};
+
+ParamIndex paramIndex(const KernelContext& ctx, const Tensor& x, const Tensor& p, size_t pi, int64_t axis,
+                      int64_t block) {
+  ParamIndex ix;
+  if (p.numel() == 1 && (block == 0 || p.rank() <= 1)) return ix;
+  const int64_t r = static_cast<int64_t>(x.rank());
+  if (axis < -r || axis >= r)
+    ctx.fail("axis " + std::to_string(axis) + " is out of range for input 0 of shape " + shapeToString(x.shape()));
+  const size_t a = static_cast<size_t>(axis < 0 ? axis + r : axis);
+  ix.perTensor = false;
+  for (size_t d = 0; d < a; ++d) ix.outer *= x.dim(d);
+  ix.dim = x.dim(a);
+  for (size_t d = a + 1; d < x.rank(); ++d) ix.inner *= x.dim(d);
+  if (block <= 0) {
+    if (p.rank() != 1 || p.dim(0) != ix.dim)
+      ctx.fail(inputDesc(ctx.node(), pi) + " has shape " + shapeToString(p.shape()) + " but input 0 has shape " +
+               shapeToString(x.shape()) + "; a per-axis parameter must be 1-d of size " + std::to_string(ix.dim) +
+               " (axis " + std::to_string(a) + ")");
+    return ix;
+  }
+  ix.block = block;
+  ix.paramDim = (ix.dim + block - 1) / block;
+  bool ok = p.rank() == x.rank();
+  for (size_t d = 0; ok && d < x.rank(); ++d) ok = p.dim(d) == (d == a ? ix.paramDim : x.dim(d));
+  if (!ok)
+    ctx.fail(inputDesc(ctx.node(), pi) + " has shape " + shapeToString(p.shape()) + " but input 0 has shape " +
+             shapeToString(x.shape()) + "; with block_size " + std::to_string(block) + " on axis " +
+             std::to_string(a) + " it must equal it except for " + std::to_string(ix.paramDim) + " along the axis");
+  return ix;
+}
+
+// Rounds a quotient to the precision numpy computes it in.
+double roundTo(DataType t, double v) {
+  switch (t) {
+    case DataType::kFloat: return static_cast<float>(v);
+    case DataType::kFloat16: return halfToFloat(floatToHalf(static_cast<float>(v)));
+    case DataType::kBFloat16: return static_cast<float>(BFloat16(static_cast<float>(v)));
+    default: return v;
+  }
+}
+
+struct QuantAttrs {
+  int64_t axis = 1, block = 0;
+  bool saturate = true;
+  DataType precision = DataType::kUndefined;
+};
+
+QuantAttrs quantAttrs(const KernelInit& init) {
+  QuantAttrs a;
+  a.axis = init.node.attrInt("axis", 1);
+  if (init.opset >= 19) a.saturate = init.node.attrInt("saturate", 1) != 0;
+  if (init.opset >= 21) a.block = init.node.attrInt("block_size", 0);
+  if (a.block < 0) init.fail("attribute 'block_size' must be >= 0, got " + std::to_string(a.block));
+  if (init.opset >= 23) a.precision = static_cast<DataType>(init.node.attrInt("precision", 0));
+  return a;
+}
+
+template <class T>
+void storeInts(Tensor& out, const std::vector<int64_t>& v, int64_t lo, int64_t hi) {
+  T* d = out.data<T>();
+  for (size_t i = 0; i < v.size(); ++i) d[i] = static_cast<T>(std::clamp(v[i], lo, hi));
+}
+
+std::unique_ptr<Kernel> quantizeKernel(const KernelInit& init) {
+  const QuantAttrs at = quantAttrs(init);
+  return makeKernel([at](KernelContext& ctx) {
+    const Node& node = ctx.node();
+    const Tensor& x = ctx.input(0);
+    const Tensor& s = ctx.input(1);
+    Tensor& out = ctx.output(0);
+    const DataType ot = out.dtype();
+    const bool hasZp = ctx.hasInput(2);
+    if (hasZp && ctx.input(2).dtype() != ot)
+      ctx.fail(inputDesc(node, 2) + " has type " + dataTypeName(ctx.input(2).dtype()) + ", output is " +
+               dataTypeName(ot));
+    const ParamIndex si = paramIndex(ctx, x, s, 1, at.axis, at.block);
+    ParamIndex zi;
+    std::vector<double> zp{0.0};
+    if (hasZp) {
+      zi = paramIndex(ctx, x, ctx.input(2), 2, at.axis, at.block);
+      zp = quant::toDoubles(ctx.input(2), node);
+    }
+    const std::vector<double> xv = quant::toDoubles(x, node), sv = quant::toDoubles(s, node);
+    DataType calc = at.precision != DataType::kUndefined ? at.precision : x.dtype();
+    if (at.precision == DataType::kUndefined && x.dtype() != s.dtype() &&
+        (x.dtype() == DataType::kInt32 || s.dtype() == DataType::kFloat))
+      calc = x.dtype() == DataType::kInt32 ? DataType::kDouble : DataType::kFloat;
+    const bool isFloatOut = lowbit::isLowBitFloat(ot);
+    int64_t lo = 0, hi = 0;
+    switch (ot) {
+      case DataType::kUInt8: lo = 0; hi = 255; break;
+      case DataType::kInt8: lo = -128; hi = 127; break;
+      case DataType::kUInt16: lo = 0; hi = 65535; break;
+      case DataType::kInt16: lo = -32768; hi = 32767; break;
+      case DataType::kInt4: case DataType::kUInt4: case DataType::kInt2: case DataType::kUInt2:
+        lowbit::intRange(ot, lo, hi);
+        break;
+      default:
+        if (!isFloatOut || ot == DataType::kFloat8E8M0)
+          ctx.fail(std::string("output type ") + dataTypeName(ot) + " is not a quantized type");
+    }
+    std::vector<int64_t> qi(isFloatOut ? 0 : xv.size());
+    uint8_t* fo = isFloatOut ? out.data<uint8_t>() : nullptr;
+    int64_t i = 0;
+    const int64_t outer = si.perTensor ? 1 : si.outer, dim = si.perTensor ? x.numel() : si.dim,
+                  inner = si.perTensor ? 1 : si.inner;
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t j = 0; j < dim; ++j)
+        for (int64_t in = 0; in < inner; ++in, ++i) {
+          const double q = roundTo(calc, roundTo(calc, xv[i]) / roundTo(calc, sv[si.at(o, j, in)]));
+          const double z = hasZp ? zp[zi.perTensor ? 0 : zi.at(o, j, in)] : 0.0;
+          if (!isFloatOut) {
+            qi[i] = static_cast<int64_t>(static_cast<int32_t>(std::nearbyint(q))) + static_cast<int64_t>(z);
+          } else if (ot == DataType::kFloat4E2M1) {
+            fo[i] = lowbit::fromFloat(ot, static_cast<float>(q + z), true);
+          } else {
+            fo[i] = lowbit::fromFloat(ot, static_cast<float>(q), at.saturate);
+          }
+        }
+    switch (ot) {
+      case DataType::kUInt8: storeInts<uint8_t>(out, qi, lo, hi); break;
+      case DataType::kInt8: storeInts<int8_t>(out, qi, lo, hi); break;
+      case DataType::kUInt16: storeInts<uint16_t>(out, qi, lo, hi); break;
+      case DataType::kInt16: storeInts<int16_t>(out, qi, lo, hi); break;
+      case DataType::kInt4: case DataType::kInt2: storeInts<int8_t>(out, qi, lo, hi); break;
+      case DataType::kUInt4: case DataType::kUInt2: storeInts<uint8_t>(out, qi, lo, hi); break;
+      default: break;
+    }
+  });
+}
+
+std::unique_ptr<Kernel> dequantizeKernel(const KernelInit& init) {
+  const QuantAttrs at = quantAttrs(init);
+  return makeKernel([at](KernelContext& ctx) {
+    const Node& node = ctx.node();
+    const Tensor& x = ctx.input(0);
+    const Tensor& s = ctx.input(1);
+    Tensor& out = ctx.output(0);
+    const bool floatIn = lowbit::isLowBitFloat(x.dtype());
+    const bool useZp = ctx.hasInput(2) && !floatIn;
+    if (useZp && ctx.input(2).dtype() != x.dtype())
+      ctx.fail(inputDesc(node, 2) + " has type " + dataTypeName(ctx.input(2).dtype()) + " but input 0 has type " +
+               dataTypeName(x.dtype()));
+    const ParamIndex si = paramIndex(ctx, x, s, 1, at.axis, at.block);
+    ParamIndex zi;
+    std::vector<double> zp{0.0};
+    if (useZp) {
+      zi = paramIndex(ctx, x, ctx.input(2), 2, at.axis, at.block);
+      zp = quant::toDoubles(ctx.input(2), node);
+    }
+    const std::vector<double> xv = quant::toDoubles(x, node), sv = quant::toDoubles(s, node);
+    // numpy: float32(x) - zp, except int32 data which promotes to double.
+    const bool dbl = x.dtype() == DataType::kInt32;
+    const int64_t outer = si.perTensor ? 1 : si.outer, dim = si.perTensor ? x.numel() : si.dim,
+                  inner = si.perTensor ? 1 : si.inner;
+    std::vector<double> y(xv.size());
+    int64_t i = 0;
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t j = 0; j < dim; ++j)
+        for (int64_t in = 0; in < inner; ++in, ++i) {
+          const double z = useZp ? zp[zi.perTensor ? 0 : zi.at(o, j, in)] : 0.0;
+          const double d = dbl ? xv[i] - z : static_cast<double>(static_cast<float>(xv[i] - z));
+          const double r = d * sv[si.at(o, j, in)];
+          y[i] = dbl ? r : static_cast<float>(r);
+        }
+    dispatchType<float, double, Float16, BFloat16>(out.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T* o = out.data<T>();
+      for (size_t k = 0; k < y.size(); ++k) {
+        if constexpr (std::is_same_v<T, double>) o[k] = y[k];
+        else if constexpr (std::is_same_v<T, float>) o[k] = static_cast<float>(y[k]);
+        else o[k] = T(static_cast<float>(y[k]));
+      }
+    }, node);
+  });
+}
+
+std::unique_ptr<Kernel> dynamicQuantizeKernel(const KernelInit&) {
+  return makeKernel([](KernelContext& ctx) {
+    const Tensor& x = ctx.input(0);
+    if (x.dtype() != DataType::kFloat) ctx.fail("input 0 must be float32, got " + std::string(dataTypeName(x.dtype())));
+    const float* xv = x.data<float>();
+    const int64_t n = x.numel();
+    float mx = 0.f, mn = 0.f;
+    for (int64_t i = 0; i < n; ++i) {
+      mx = std::max(mx, xv[i]);
+      mn = std::min(mn, xv[i]);
+    }
+    const float scale = (mx == mn ? 1.f : mx - mn) / 255.f;
+    const float zpf = std::clamp(0.f - mn / scale, 0.f, 255.f);
+    const float zp = std::nearbyint(zpf);
+    uint8_t* y = ctx.output(0).data<uint8_t>();
+    for (int64_t i = 0; i < n; ++i)
+      y[i] = static_cast<uint8_t>(std::clamp(std::nearbyint(xv[i] / scale) + zp, 0.f, 255.f));
+    ctx.output(1).data<float>()[0] = scale;
+    ctx.output(2).data<uint8_t>()[0] = static_cast<uint8_t>(zp);
+  });
+}
+
+void add(Registry& r, const std::string& op, std::initializer_list<int> versions, shape::ShapeFn fn,
+         KernelFactory cpu, std::vector<DataType> types) {
+  for (int v : versions) {
+    OpDef d;
+    d.opType = op;
+    d.sinceVersion = v;
+    d.shape = fn;
+    d.cpu = cpu;
+    d.types = types;
+    r.add(std::move(d));
+  }
+}
+
+}  // namespace
+
+void register_quantize(Registry& r) {
+  using D = DataType;
+  const std::vector<DataType> qtypes = {D::kUInt8, D::kInt8, D::kUInt16, D::kInt16, D::kInt32, D::kInt4, D::kUInt4,
+                                        D::kInt2, D::kUInt2, D::kFloat8E4M3FN, D::kFloat8E4M3FNUZ, D::kFloat8E5M2,
+                                        D::kFloat8E5M2FNUZ, D::kFloat4E2M1, D::kFloat, D::kFloat16, D::kBFloat16};
+  add(r, "QuantizeLinear", {10, 13, 19, 21, 23, 24, 25}, shape::inferQuantizeLinear, quantizeKernel, qtypes);
+  add(r, "DequantizeLinear", {10, 13, 19, 21, 23, 24, 25}, shape::inferDequantizeLinear, dequantizeKernel, qtypes);
+  add(r, "DynamicQuantizeLinear", {11}, shape::inferDynamicQuantizeLinear, dynamicQuantizeKernel,
+      {D::kFloat, D::kUInt8});
+  quant::register_quantize_int(r);
+}
+
+}  // namespace oinfer
