@@ -300,6 +300,39 @@ TEST(ScanOps, EinsumOuterInt64) {
   t.run();
 }
 
+TEST(ScanOps, EinsumBatchedMatmulPermutedOutput) {
+  // a = (arange(24).reshape(2,3,4) - 7) / 5, b = (arange(16).reshape(2,4,2) % 5) - 1
+  // expected: onnx.reference.ReferenceEvaluator on Einsum-12
+  OpTester t("Einsum", 12);
+  t.attr("equation", "bij,bjk->bki")
+      .input("a", Tensor::fromVector<float>({2, 3, 4}, {-1.39999998, -1.20000005, -1, -0.800000012, -0.600000024, -0.400000006, -0.200000003, 0, 0.200000003, 0.400000006, 0.600000024, 0.800000012, 1, 1.20000005, 1.39999998, 1.60000002, 1.79999995, 2, 2.20000005, 2.4000001, 2.5999999, 2.79999995, 3, 3.20000005}))
+      .input("b", Tensor::fromVector<float>({2, 4, 2}, {-1, 0, 1, 2, 3, -1, 0, 1, 2, 3, -1, 0, 1, 2, 3, -1}))
+      .expect("y", Tensor::fromVector<float>({2, 2, 3}, {-2.80000019, -0.399999976, 2, -2.20000005, -0.600000024, 1, 7, 11, 15, 4.20000029, 7.39999914, 10.5999994}));
+  t.run();
+}
+
+TEST(ScanOps, EinsumContractTwoLabelsDouble) {
+  // a as above in float64, b = arange(24).reshape(4,3,2) / 7 float64
+  // expected: onnx.reference.ReferenceEvaluator on Einsum-12
+  OpTester t("Einsum", 12);
+  t.attr("equation", "ijk,kjl->li")
+      .input("a", Tensor::fromVector<double>({2, 3, 4}, {-1.39999998, -1.20000005, -1, -0.800000012, -0.600000024, -0.400000006, -0.200000003, 0, 0.200000003, 0.400000006, 0.600000024, 0.800000012, 1, 1.20000005, 1.39999998, 1.60000002, 1.79999995, 2, 2.20000005, 2.4000001, 2.5999999, 2.79999995, 3, 3.20000005}))
+      .input("b", Tensor::fromVector<double>({4, 3, 2}, {0, 0.142857143, 0.285714286, 0.428571429, 0.571428571, 0.714285714, 0.857142857, 1, 1.14285714, 1.28571429, 1.42857143, 1.57142857, 1.71428571, 1.85714286, 2, 2.14285714, 2.28571429, 2.42857143, 2.57142857, 2.71428571, 2.85714286, 3, 3.14285714, 3.28571429}))
+      .expect("y", Tensor::fromVector<double>({2, 2}, {-1.25714285, 44.0000004, -1.77142856, 47.6000004}));
+  t.run();
+}
+
+TEST(ScanOps, EinsumSumOutSingleOperandLabel) {
+  // a = a[0], b = b[0] from above: i is summed out of A alone (no GEMM form)
+  // expected: onnx.reference.ReferenceEvaluator on Einsum-12
+  OpTester t("Einsum", 12);
+  t.attr("equation", "ij,jk->k")
+      .input("a", Tensor::fromVector<float>({3, 4}, {-1.39999998, -1.20000005, -1, -0.800000012, -0.600000024, -0.400000006, -0.200000003, 0, 0.200000003, 0.400000006, 0.600000024, 0.800000012}))
+      .input("b", Tensor::fromVector<float>({4, 2}, {-1, 0, 1, 2, 3, -1, 0, 1}))
+      .expect("y", Tensor::fromVector<float>({2}, {-1.20000017, -1.80000007}));
+  t.run();
+}
+
 TEST(ScanOps, TopKRejectsKBeyondAxis) {
   OpTester t("TopK", 11);
   t.input("x", Tensor::fromVector<float>({3}, {1, 2, 3}))
