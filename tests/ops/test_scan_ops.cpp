@@ -333,6 +333,18 @@ TEST(ScanOps, EinsumSumOutSingleOperandLabel) {
   t.run();
 }
 
+TEST(ScanOps, TopK24SmallestInt32Axis0) {
+  // x = [[5,-1,7,-1],[2,2,0,9],[3,8,8,1]] int32, k = [2], largest=0, axis=-2
+  // expected: onnx.reference.ReferenceEvaluator on TopK-24
+  OpTester t("TopK", 24);
+  t.attr("largest", int64_t{0}).attr("axis", int64_t{-2})
+      .input("x", Tensor::fromVector<int32_t>({3, 4}, {5, -1, 7, -1, 2, 2, 0, 9, 3, 8, 8, 1}))
+      .input("k", Tensor::fromVector<int64_t>({1}, {2}))
+      .expect("v", Tensor::fromVector<int32_t>({2, 4}, {2, -1, 0, -1, 3, 2, 7, 1}))
+      .expect("i", Tensor::fromVector<int64_t>({2, 4}, {1, 0, 1, 0, 2, 1, 0, 2}));
+  t.run();
+}
+
 TEST(ScanOps, TopKRejectsKBeyondAxis) {
   OpTester t("TopK", 11);
   t.input("x", Tensor::fromVector<float>({3}, {1, 2, 3}))
