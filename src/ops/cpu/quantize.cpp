@@ -104,6 +104,22 @@ ParamIndex paramIndex(const KernelContext& ctx, const Tensor& x, const Tensor& p
   return ix;
 }
 
+// Calls f(element, scale index, zero-point index) for every element of x,
+// in parallel over rows of the [outer, dim, inner] view.
+template <class F>
+void forEachElement(KernelContext& ctx, const Tensor& x, const ParamIndex& si, const ParamIndex& zi, F&& f) {
+  const ParamIndex& g = si.perTensor ? zi : si;
+  const int64_t dim = g.perTensor ? x.numel() : g.dim, inner = g.perTensor ? 1 : g.inner;
+  const int64_t rows = g.perTensor ? (x.numel() > 0 ? 1 : 0) * dim : g.outer * dim;
+  ctx.pool().parallelFor(rows, [&](int64_t b, int64_t e) {
+    for (int64_t r = b; r < e; ++r) {
+      const int64_t o = r / dim, j = r % dim;
+      for (int64_t in = 0; in < inner; ++in)
+        f(r * inner + in, si.perTensor ? 0 : si.at(o, j, in), zi.perTensor ? 0 : zi.at(o, j, in));
+    }
+  }, std::max<int64_t>(1, 16384 / std::max<int64_t>(inner, 1)));
+}
+
 // Rounds a quotient to the precision numpy computes it in.
 double roundTo(DataType t, double v) {
   switch (t) {
@@ -176,22 +192,17 @@ std::unique_ptr<Kernel> quantizeKernel(const KernelInit& init) {
     }
     std::vector<int64_t> qi(isFloatOut ? 0 : xv.size());
     uint8_t* fo = isFloatOut ? out.data<uint8_t>() : nullptr;
-    int64_t i = 0;
-    const int64_t outer = si.perTensor ? 1 : si.outer, dim = si.perTensor ? x.numel() : si.dim,
-                  inner = si.perTensor ? 1 : si.inner;
-    for (int64_t o = 0; o < outer; ++o)
-      for (int64_t j = 0; j < dim; ++j)
-        for (int64_t in = 0; in < inner; ++in, ++i) {
-          const double q = roundTo(calc, roundTo(calc, xv[i]) / roundTo(calc, sv[si.at(o, j, in)]));
-          const double z = hasZp ? zp[zi.perTensor ? 0 : zi.at(o, j, in)] : 0.0;
-          if (!isFloatOut) {
-            qi[i] = static_cast<int64_t>(static_cast<int32_t>(std::nearbyint(q))) + static_cast<int64_t>(z);
-          } else if (ot == DataType::kFloat4E2M1) {
-            fo[i] = lowbit::fromFloat(ot, static_cast<float>(q + z), true);
-          } else {
-            fo[i] = lowbit::fromFloat(ot, static_cast<float>(q), at.saturate);
-          }
-        }
+    forEachElement(ctx, x, si, zi, [&](int64_t i, int64_t sIdx, int64_t zIdx) {
+      const double q = roundTo(calc, roundTo(calc, xv[i]) / roundTo(calc, sv[sIdx]));
+      const double z = hasZp ? zp[zIdx] : 0.0;
+      if (!isFloatOut) {
+        qi[i] = static_cast<int64_t>(static_cast<int32_t>(std::nearbyint(q))) + static_cast<int64_t>(z);
+      } else if (ot == DataType::kFloat4E2M1) {
+        fo[i] = lowbit::fromFloat(ot, static_cast<float>(q + z), true);
+      } else {
+        fo[i] = lowbit::fromFloat(ot, static_cast<float>(q), at.saturate);
+      }
+    });
     switch (ot) {
       case DataType::kUInt8: storeInts<uint8_t>(out, qi, lo, hi); break;
       case DataType::kInt8: storeInts<int8_t>(out, qi, lo, hi); break;
@@ -226,18 +237,13 @@ std::unique_ptr<Kernel> dequantizeKernel(const KernelInit& init) {
     const std::vector<double> xv = quant::toDoubles(x, node), sv = quant::toDoubles(s, node);
     // numpy: float32(x) - zp, except int32 data which promotes to double.
     const bool dbl = x.dtype() == DataType::kInt32;
-    const int64_t outer = si.perTensor ? 1 : si.outer, dim = si.perTensor ? x.numel() : si.dim,
-                  inner = si.perTensor ? 1 : si.inner;
     std::vector<double> y(xv.size());
-    int64_t i = 0;
-    for (int64_t o = 0; o < outer; ++o)
-      for (int64_t j = 0; j < dim; ++j)
-        for (int64_t in = 0; in < inner; ++in, ++i) {
-          const double z = useZp ? zp[zi.perTensor ? 0 : zi.at(o, j, in)] : 0.0;
-          const double d = dbl ? xv[i] - z : static_cast<double>(static_cast<float>(xv[i] - z));
-          const double r = d * sv[si.at(o, j, in)];
-          y[i] = dbl ? r : static_cast<float>(r);
-        }
+    forEachElement(ctx, x, si, zi, [&](int64_t i, int64_t sIdx, int64_t zIdx) {
+      const double z = useZp ? zp[zIdx] : 0.0;
+      const double d = dbl ? xv[i] - z : static_cast<double>(static_cast<float>(xv[i] - z));
+      const double r = d * sv[sIdx];
+      y[i] = dbl ? r : static_cast<float>(r);
+    });
     dispatchType<float, double, Float16, BFloat16>(out.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       T* o = out.data<T>();
