@@ -202,9 +202,9 @@ std::unique_ptr<Kernel> makeEinsum(const KernelInit& init) {
 }  // namespace
 
 void register_einsum(Registry& r) {
-  r.add(OpDef{"", "Einsum", 12, shape::inferEinsum, makeEinsum, {},
+  addVersions(r, "Einsum", {12}, shape::inferEinsum, makeEinsum,
               {DataType::kFloat, DataType::kDouble, DataType::kInt32, DataType::kInt64, DataType::kUInt32,
-               DataType::kUInt64, DataType::kFloat16}});
+               DataType::kUInt64, DataType::kFloat16});
 }
 
 }  // namespace oinfer

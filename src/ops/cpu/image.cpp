@@ -230,8 +230,8 @@ std::unique_ptr<Kernel> makeAffineGrid(const KernelInit& init) {
 
 void register_image(Registry& r) {
   const std::vector<DataType> types = {DataType::kFloat, DataType::kDouble, DataType::kFloat16};
-  for (int v : {16, 20, 22}) r.add(OpDef{"", "GridSample", v, shape::inferGridSample, makeGridSample, {}, types});
-  r.add(OpDef{"", "AffineGrid", 20, shape::inferAffineGrid, makeAffineGrid, {}, types});
+  addVersions(r, "GridSample", {16, 20, 22}, shape::inferGridSample, makeGridSample, types);
+  addVersions(r, "AffineGrid", {20}, shape::inferAffineGrid, makeAffineGrid, types);
   register_image_roi(r);
 }
 

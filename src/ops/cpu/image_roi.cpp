@@ -249,12 +249,11 @@ std::unique_ptr<Kernel> makeNms(const KernelInit& init) {
 
 void register_image_roi(Registry& r) {
   const std::vector<DataType> types = {DataType::kFloat, DataType::kDouble, DataType::kFloat16};
-  r.add(OpDef{"", "Col2Im", 18, shape::inferCol2Im, makeCol2Im, {},
-              {DataType::kFloat, DataType::kDouble, DataType::kFloat16, DataType::kInt32, DataType::kInt64}});
-  for (int v : {10, 16, 22}) r.add(OpDef{"", "RoiAlign", v, shape::inferRoiAlign, makeRoiAlign, {}, types});
-  for (int v : {10, 11})
-    r.add(OpDef{"", "NonMaxSuppression", v, shape::inferNonMaxSuppression, makeNms, {},
-                {DataType::kFloat, DataType::kDouble}});
+  addVersions(r, "Col2Im", {18}, shape::inferCol2Im, makeCol2Im,
+              {DataType::kFloat, DataType::kDouble, DataType::kFloat16, DataType::kInt32, DataType::kInt64});
+  addVersions(r, "RoiAlign", {10, 16, 22}, shape::inferRoiAlign, makeRoiAlign, types);
+  addVersions(r, "NonMaxSuppression", {10, 11}, shape::inferNonMaxSuppression, makeNms,
+              {DataType::kFloat, DataType::kDouble});
 }
 
 }  // namespace oinfer

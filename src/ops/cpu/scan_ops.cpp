@@ -133,13 +133,13 @@ void register_scan_ops(Registry& r) {
   const std::vector<DataType> cumTypes = {DataType::kFloat,  DataType::kDouble,  DataType::kInt32,
                                           DataType::kInt64,  DataType::kUInt32,  DataType::kUInt64,
                                           DataType::kFloat16, DataType::kBFloat16};
-  for (int v : {11, 14}) r.add(OpDef{"", "CumSum", v, shape::propagateUnary, makeCumulative<false>, {}, cumTypes});
-  r.add(OpDef{"", "CumProd", 26, shape::propagateUnary, makeCumulative<true>, {}, cumTypes});
+  addVersions(r, "CumSum", {11, 14}, shape::propagateUnary, makeCumulative<false>, cumTypes);
+  addVersions(r, "CumProd", {26}, shape::propagateUnary, makeCumulative<true>, cumTypes);
   const std::vector<DataType> topkTypes = {DataType::kFloat, DataType::kDouble, DataType::kFloat16,
                                            DataType::kBFloat16, DataType::kInt8, DataType::kUInt8,
                                            DataType::kInt16, DataType::kUInt16, DataType::kInt32,
                                            DataType::kInt64, DataType::kUInt32, DataType::kUInt64};
-  for (int v : {1, 10, 11, 24}) r.add(OpDef{"", "TopK", v, shape::inferTopK, makeTopK, {}, topkTypes});
+  addVersions(r, "TopK", {1, 10, 11, 24}, shape::inferTopK, makeTopK, topkTypes);
   register_scan_select(r);
   register_einsum(r);
 }

@@ -245,12 +245,11 @@ std::unique_ptr<Kernel> makeLpNormalization(const KernelInit& init) {
 }  // namespace
 
 void register_scan_select(Registry& r) {
-  r.add(OpDef{"", "Unique", 11, shape::inferUnique, makeUnique, {}, kAllTypes});
-  for (int v : {9, 11}) r.add(OpDef{"", "Compress", v, shape::inferCompress, makeCompress, {}, kAllTypes});
-  r.add(OpDef{"", "CenterCropPad", 18, shape::inferCenterCropPad, makeCenterCropPad, {}, kAllTypes});
-  for (int v : {1, 22})
-    r.add(OpDef{"", "LpNormalization", v, shape::propagateUnary, makeLpNormalization, {},
-                {DataType::kFloat, DataType::kDouble, DataType::kFloat16}});
+  addVersions(r, "Unique", {11}, shape::inferUnique, makeUnique, kAllTypes);
+  addVersions(r, "Compress", {9, 11}, shape::inferCompress, makeCompress, kAllTypes);
+  addVersions(r, "CenterCropPad", {18}, shape::inferCenterCropPad, makeCenterCropPad, kAllTypes);
+  addVersions(r, "LpNormalization", {1, 22}, shape::propagateUnary, makeLpNormalization,
+              {DataType::kFloat, DataType::kDouble, DataType::kFloat16});
 }
 
 }  // namespace oinfer
