@@ -16,6 +16,8 @@ void register_resize(Registry& r);       // Resize, Upsample
 void register_quantize(Registry& r);     // Quantize/DequantizeLinear, QLinear*, *Integer
 void register_scan_ops(Registry& r);     // CumSum, CumProd, TopK, Unique, Compress, LpNormalization, CenterCropPad, Einsum
 void register_image(Registry& r);        // GridSample, AffineGrid, Col2Im, RoiAlign, NonMaxSuppression
+void register_loss(Registry& r);         // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
+void register_attention(Registry& r);    // Attention, RotaryEmbedding
 
 void registerAll(Registry& r) {
   register_elementwise(r);
@@ -30,6 +32,8 @@ void registerAll(Registry& r) {
   register_quantize(r);
   register_scan_ops(r);
   register_image(r);
+  register_loss(r);
+  register_attention(r);
 }
 
 }  // namespace oinfer
