@@ -308,8 +308,8 @@ std::unique_ptr<Kernel> makeRope(const KernelInit& init) {
 
 void register_attention(Registry& r) {
   const std::vector<DataType> types = {DataType::kFloat, DataType::kDouble, DataType::kFloat16, DataType::kBFloat16};
-  for (int v : {23, 24}) r.add(OpDef{"", "Attention", v, shape::inferAttention, makeAttention, {}, types});
-  r.add(OpDef{"", "RotaryEmbedding", 23, shape::inferRotaryEmbedding, makeRope, {}, types});
+  addVersions(r, "Attention", {23, 24}, shape::inferAttention, makeAttention, types);
+  addVersions(r, "RotaryEmbedding", {23}, shape::inferRotaryEmbedding, makeRope, types);
 }
 
 }  // namespace oinfer

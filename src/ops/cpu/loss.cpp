@@ -113,10 +113,8 @@ std::unique_ptr<Kernel> makeLoss(const KernelInit& init) {
 
 void register_loss(Registry& r) {
   const std::vector<DataType> types = {DataType::kFloat, DataType::kDouble, DataType::kFloat16};
-  for (int v : {12, 13, 22})
-    r.add(OpDef{"", "NegativeLogLikelihoodLoss", v, shape::inferLoss, makeLoss<false>, {}, types});
-  for (int v : {12, 13})
-    r.add(OpDef{"", "SoftmaxCrossEntropyLoss", v, shape::inferLoss, makeLoss<true>, {}, types});
+  addVersions(r, "NegativeLogLikelihoodLoss", {12, 13, 22}, shape::inferLoss, makeLoss<false>, types);
+  addVersions(r, "SoftmaxCrossEntropyLoss", {12, 13}, shape::inferLoss, makeLoss<true>, types);
 }
 
 }  // namespace oinfer
