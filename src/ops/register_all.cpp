@@ -18,6 +18,9 @@ void register_scan_ops(Registry& r);     // CumSum, CumProd, TopK, Unique, Compr
 void register_image(Registry& r);        // GridSample, AffineGrid, Col2Im, RoiAlign, NonMaxSuppression
 void register_loss(Registry& r);         // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void register_attention(Registry& r);    // Attention, RotaryEmbedding
+void register_strings(Registry& r);      // String* ops, RegexFullMatch, BitCast, ReverseSequence, MaxUnpool, Det
+void register_signal(Registry& r);       // DFT, STFT, window functions
+void register_rnn(Registry& r);          // RNN, LSTM, GRU
 
 void registerAll(Registry& r) {
   register_elementwise(r);
@@ -34,6 +37,9 @@ void registerAll(Registry& r) {
   register_image(r);
   register_loss(r);
   register_attention(r);
+  register_strings(r);
+  register_signal(r);
+  register_rnn(r);
 }
 
 }  // namespace oinfer
