@@ -38,7 +38,15 @@ void inferStringConcat(InferContext& ctx) {
   for (size_t i = 0; i < 2; ++i)
     if (ctx.inputType(i) != DataType::kString) ctx.fail(inName(ctx, i) + " must be a string tensor");
   if (!ctx.hasShape(0) || !ctx.hasShape(1)) return ctx.setOutputUnknownShape(0, DataType::kString);
-  ctx.setOutput(0, DataType::kString, broadcast(ctx, ctx.inputShape(0), ctx.inputShape(1)));
+  const Shape &a = ctx.inputShape(0), &b = ctx.inputShape(1);
+  Shape out;
+  try {
+    out = broadcast(ctx, a, b);
+  } catch (const Error&) {
+    ctx.fail(inName(ctx, 0) + " of shape " + shapeToString(a) + " and " + inName(ctx, 1) + " of shape " +
+             shapeToString(b) + " cannot be broadcast");
+  }
+  ctx.setOutput(0, DataType::kString, out);
 }
 
 void inferRegexFullMatch(InferContext& ctx) {
