@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "graph/passes/passes.h"
 #include "ops/evaluate.h"
 #include "runtime/memory_planner.h"
 #include "runtime/plan.h"
@@ -395,6 +396,7 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
   impl_->options = options;
   impl_->graph = std::move(graph);
   if (!impl_->graph.sorted) impl_->graph.topologicalSort();
+  passes::optimize(impl_->graph, options.optimizationLevel);
   if (!impl_->graph.shapesInferred) impl_->graph.inferShapes();
   impl_->pool = std::make_unique<ThreadPool>(options.threads);
   impl_->prof.resize(impl_->graph.nodes.size());

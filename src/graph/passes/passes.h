@@ -1,0 +1,20 @@
+// Graph passes: rewrites of a sorted Graph that keep its outputs equal within
+// tolerance. Each is optional (SessionOptions::optimizationLevel) and is
+// tested by running models with it on and off.
+#pragma once
+
+#include "oinfer/graph.h"
+
+namespace oinfer::passes {
+
+// Folds an inference-mode BatchNormalization into the Conv that feeds it, when
+// the Conv's weights (and bias) and the BN parameters are float32 initializers
+// and the Conv output has no other reader:
+//   s = scale / sqrt(var + eps);  W'[o] = W[o] * s[o];  B'[o] = (B[o] - mean[o]) * s[o] + bias[o]
+// Returns the number of BatchNormalization nodes removed.
+int foldConvBatchNorm(Graph& g);
+
+// Runs every pass of `level` (0: none; 1: all of the above).
+void optimize(Graph& g, int level);
+
+}  // namespace oinfer::passes
