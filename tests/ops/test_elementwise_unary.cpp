@@ -369,6 +369,16 @@ TEST(ElementwiseLogic, EqualBool) {
   t.run();
 }
 
+// Strings from opset 19, broadcasting like any other type. numpy:
+//   np.array([['a', 'bc'], ['', 'd']]) == np.array(['a', 'd'])
+TEST(ElementwiseLogic, EqualStringBroadcast) {
+  OpTester t("Equal", 19);
+  t.input("A", Tensor::fromVector<std::string>({2,2}, {"a", "bc", "", "d"}));
+  t.input("B", Tensor::fromVector<std::string>({2}, {"a", "d"}));
+  t.expect("Y", Tensor::fromVector<bool>({2,2}, {true, false, false, true}));
+  t.run();
+}
+
 // ref(op='Equal', ins=[A([1,2],i32), A([[1],[2]],i32)], opset=7)
 TEST(ElementwiseLogic, EqualOpset7) {
   OpTester t("Equal", 7);

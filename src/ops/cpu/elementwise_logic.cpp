@@ -8,7 +8,7 @@ namespace oinfer::cpu {
 namespace {
 
 struct EqualOp {
-  template <class T> bool operator()(T a, T b) const { return a == b; }
+  template <class T> bool operator()(const T& a, const T& b) const { return a == b; }
 };
 struct LessOp {
   template <class T> bool operator()(T a, T b) const { return a < b; }
@@ -108,7 +108,7 @@ class WhereKernel final : public Kernel {
 
 using CompareTypes = NumericTypes;
 using EqualTypes = TypeList<float, double, Float16, BFloat16, int8_t, int16_t, int32_t, int64_t, uint8_t,
-                            uint16_t, uint32_t, uint64_t, bool>;
+                            uint16_t, uint32_t, uint64_t, bool, std::string>;  // strings from opset 19
 
 }  // namespace
 
