@@ -101,15 +101,7 @@ std::unique_ptr<Kernel> makeLrn(const KernelInit& init) {
 }
 
 void add(Registry& r, const char* op, std::initializer_list<int> versions, shape::ShapeFn fn, KernelFactory f) {
-  for (int v : versions) {
-    OpDef d;
-    d.opType = op;
-    d.sinceVersion = v;
-    d.shape = fn;
-    d.cpu = f;
-    d.types = {DataType::kFloat, DataType::kDouble, DataType::kFloat16};
-    r.add(std::move(d));
-  }
+  addVersions(r, op, versions, std::move(fn), std::move(f), {DataType::kFloat, DataType::kDouble, DataType::kFloat16});
 }
 
 }  // namespace

@@ -278,19 +278,6 @@ std::unique_ptr<Kernel> dynamicQuantizeKernel(const KernelInit&) {
   });
 }
 
-void add(Registry& r, const std::string& op, std::initializer_list<int> versions, shape::ShapeFn fn,
-         KernelFactory cpu, std::vector<DataType> types) {
-  for (int v : versions) {
-    OpDef d;
-    d.opType = op;
-    d.sinceVersion = v;
-    d.shape = fn;
-    d.cpu = cpu;
-    d.types = types;
-    r.add(std::move(d));
-  }
-}
-
 }  // namespace
 
 void register_quantize(Registry& r) {
@@ -298,9 +285,9 @@ void register_quantize(Registry& r) {
   const std::vector<DataType> qtypes = {D::kUInt8, D::kInt8, D::kUInt16, D::kInt16, D::kInt32, D::kInt4, D::kUInt4,
                                         D::kInt2, D::kUInt2, D::kFloat8E4M3FN, D::kFloat8E4M3FNUZ, D::kFloat8E5M2,
                                         D::kFloat8E5M2FNUZ, D::kFloat4E2M1, D::kFloat, D::kFloat16, D::kBFloat16};
-  add(r, "QuantizeLinear", {10, 13, 19, 21, 23, 24, 25}, shape::inferQuantizeLinear, quantizeKernel, qtypes);
-  add(r, "DequantizeLinear", {10, 13, 19, 21, 23, 24, 25}, shape::inferDequantizeLinear, dequantizeKernel, qtypes);
-  add(r, "DynamicQuantizeLinear", {11}, shape::inferDynamicQuantizeLinear, dynamicQuantizeKernel,
+  addVersions(r, "QuantizeLinear", {10, 13, 19, 21, 23, 24, 25}, shape::inferQuantizeLinear, quantizeKernel, qtypes);
+  addVersions(r, "DequantizeLinear", {10, 13, 19, 21, 23, 24, 25}, shape::inferDequantizeLinear, dequantizeKernel, qtypes);
+  addVersions(r, "DynamicQuantizeLinear", {11}, shape::inferDynamicQuantizeLinear, dynamicQuantizeKernel,
       {D::kFloat, D::kUInt8});
   quant::register_quantize_int(r);
 }

@@ -256,27 +256,14 @@ std::unique_ptr<Kernel> qlinearConvKernel(const KernelInit&) {
   });
 }
 
-void add(Registry& r, const std::string& op, std::initializer_list<int> versions, shape::ShapeFn fn,
-         KernelFactory cpu, std::vector<DataType> types) {
-  for (int v : versions) {
-    OpDef d;
-    d.opType = op;
-    d.sinceVersion = v;
-    d.shape = fn;
-    d.cpu = cpu;
-    d.types = types;
-    r.add(std::move(d));
-  }
-}
-
 }  // namespace
 
 void register_quantize_int(Registry& r) {
   const std::vector<DataType> t = {DataType::kUInt8, DataType::kInt8, DataType::kInt32};
-  add(r, "MatMulInteger", {10}, shape::inferMatMulInteger, matMulIntegerKernel, t);
-  add(r, "QLinearMatMul", {10, 21}, shape::inferQLinearMatMul, qlinearMatMulKernel, t);
-  add(r, "ConvInteger", {10}, shape::inferConvInteger, convIntegerKernel, t);
-  add(r, "QLinearConv", {10}, shape::inferQLinearConv, qlinearConvKernel, t);
+  addVersions(r, "MatMulInteger", {10}, shape::inferMatMulInteger, matMulIntegerKernel, t);
+  addVersions(r, "QLinearMatMul", {10, 21}, shape::inferQLinearMatMul, qlinearMatMulKernel, t);
+  addVersions(r, "ConvInteger", {10}, shape::inferConvInteger, convIntegerKernel, t);
+  addVersions(r, "QLinearConv", {10}, shape::inferQLinearConv, qlinearConvKernel, t);
 }
 
 }  // namespace oinfer::quant

@@ -180,7 +180,7 @@ const std::vector<DataType> kReduceTypes = {DataType::kFloat, DataType::kDouble,
                                             DataType::kFloat16};
 
 void add(Registry& r, const char* op, std::initializer_list<int> versions, shape::ShapeFn fn, KernelFactory k) {
-  for (int v : versions) r.add(OpDef{"", op, v, fn, k, {}, kReduceTypes});
+  addVersions(r, op, versions, std::move(fn), std::move(k), kReduceTypes);
 }
 
 }  // namespace
