@@ -26,6 +26,7 @@
 //   run("STFT", [sig, np.array(3, np.int64), win], {}, 17)
 //   run("STFT", [sig, np.array(2, np.int64), None, np.array(4, np.int64)], dict(onesided=0), 17)
 //   run("STFT", [sig.astype(np.float64), np.array(3, np.int64), win.astype(np.float64)], {}, 17)
+//   (float16: run("DFT", [x.astype(np.float16)], dict(onesided=1), 17))
 //   run("MelWeightMatrix", [np.array(4, np.int64), np.array(16, np.int64), np.array(8000, np.int64),
 //                           np.array(0, f), np.array(4000, f)], {}, 17)
 #include <gtest/gtest.h>
@@ -83,6 +84,20 @@ TEST(SignalDft, RealNonPowerOfTwo) {
   s.attr("onesided", int64_t{1}).input("x", x6());
   s.expect("y", f32({1, 4, 2}, {3.5f, 0, -0.5f, 0, 0.5f, -6.9282031f, 2.5f, 0}));
   s.run();
+}
+
+// The float32 case above with float16 tensors (the same Python, .astype(np.float16));
+// compared at float16 precision.
+TEST(SignalDft, Float16) {
+  auto h = [](std::vector<int64_t> shape, std::vector<float> v) {
+    std::vector<Float16> o;
+    for (float f : v) o.push_back(Float16(f));
+    return Tensor::fromVector<Float16>(shape, o);
+  };
+  OpTester t("DFT", 17);
+  t.attr("onesided", int64_t{1}).input("x", h({1, 6, 1}, {1, 2, -1, 0.5f, 3, -2}));
+  t.expect("y", h({1, 4, 2}, {3.5f, 0, -0.5f, 0, 0.5f, -6.9296875f, 2.5f, 0}), 1e-3, 1e-3);
+  t.run();
 }
 
 TEST(SignalDft, PowerOfTwoAndDftLength) {
