@@ -153,3 +153,24 @@ TEST(LinalgGemm, InnerMismatch) {
 
 }  // namespace
 }  // namespace oinfer::testing
+
+namespace oinfer::testing {
+
+// float16 widens to float and rounds once. numpy:
+//   a = np.array([[1, 2.5], [-3, 0.125]], np.float16); b = np.array([[2, -1, 0.5], [4, 0.25, 8]], np.float16)
+//   (a.astype(np.float32) @ b.astype(np.float32)).astype(np.float16)
+//   -> [[12, -0.375, 20.5], [-5.5, 3.03125, -0.5]]
+TEST(LinalgMatMul, Float16) {
+  auto h = [](std::vector<float> v) {
+    std::vector<Float16> out;
+    for (float f : v) out.push_back(Float16(f));
+    return out;
+  };
+  OpTester t("MatMul", 13);
+  t.input("A", Tensor::fromVector<Float16>({2, 2}, h({1, 2.5f, -3, 0.125f})));
+  t.input("B", Tensor::fromVector<Float16>({2, 3}, h({2, -1, 0.5f, 4, 0.25f, 8})));
+  t.expect("Y", Tensor::fromVector<Float16>({2, 3}, h({12, -0.375f, 20.5f, -5.5f, 3.03125f, -0.5f})));
+  t.run();
+}
+
+}  // namespace oinfer::testing
