@@ -61,8 +61,11 @@ void inferDft(InferContext& ctx) {
   } else {
     axis = -2;
   }
+  const bool onesided = ctx.node().attrInt("onesided", 0) != 0;
+  const bool inverse = ctx.node().attrInt("inverse", 0) != 0;
   Shape out = in;
-  out.back() = Dim(2);
+  // The inverse of a one-sided spectrum is real ([...,1]); everything else is complex ([...,2]).
+  out.back() = Dim(inverse && onesided ? 1 : 2);
   if (!axis) {
     for (int64_t d = 0; d + 1 < r; ++d) out[d] = ctx.freshDim();
     ctx.setOutput(0, dt, out);
@@ -73,8 +76,6 @@ void inferDft(InferContext& ctx) {
     ctx.fail("axis " + std::to_string(a) + " is out of range for input 0 ('" + ctx.node().inputs[0] +
              "') of shape " + shapeToString(in));
   if (a < 0) a += r;
-  const bool onesided = ctx.node().attrInt("onesided", 0) != 0;
-  const bool inverse = ctx.node().attrInt("inverse", 0) != 0;
   Dim n = in[a];
   if (ctx.hasInput(1)) {
     n = scalarDim(ctx, 1);
@@ -86,7 +87,6 @@ void inferDft(InferContext& ctx) {
   if (inverse && onesided) {
     // Hermitian input, real output of dft_length points.
     out[a] = n;
-    out.back() = Dim(1);
   } else {
     out[a] = onesided ? onesidedDim(ctx, n) : n;
   }

@@ -31,6 +31,7 @@
 //                           np.array(0, f), np.array(4000, f)], {}, 17)
 #include <gtest/gtest.h>
 
+#include "oinfer/graph.h"
 #include "op_tester.h"
 
 namespace oinfer::testing {
@@ -203,6 +204,34 @@ TEST(SignalErrors, StftFrameTooLong) {
   OpTester t("STFT", 17);
   t.input("x", f32({1, 3, 1}, {1, 2, 3})).constantInput("step", i64(1)).input("w", win4());
   t.expectError("frame_length 4 exceeds the signal length of input 0 ('x') of shape [1,3,1]");
+}
+
+// With the axis only known at run time, the inverse of a one-sided spectrum is
+// still typed as real ([...,1]), as the ONNX test models declare it.
+TEST(SignalShapes, InverseOnesidedWithRuntimeAxisIsReal) {
+  Graph g;
+  g.opsetImports[""] = 20;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 10, 6, 2}});
+  g.inputs.push_back(ValueInfo{"axis", ValueKind::kTensor, DataType::kInt64, true, {}});
+  Node n;
+  n.opType = "DFT";
+  n.name = "dft";
+  n.inputs = {"x", "", "axis"};
+  n.outputs = {"y"};
+  for (const char* a : {"inverse", "onesided"}) {
+    Attribute at;
+    at.name = a;
+    at.type = AttrType::kInt;
+    at.i = 1;
+    n.attributes.push_back(at);
+  }
+  g.nodes.push_back(n);
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kUndefined, false, {}});
+  g.inferShapes();
+  const ValueInfo* y = g.findValue("y");
+  ASSERT_TRUE(y && y->hasShape);
+  ASSERT_EQ(y->shape.size(), 4u);
+  EXPECT_EQ(y->shape[3], Dim(1));
 }
 
 }  // namespace
