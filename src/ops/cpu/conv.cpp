@@ -32,6 +32,7 @@
 #include <memory>
 #include <optional>
 
+#include "ops/cpu/compute_in_float.h"
 #include "ops/cpu/conv_common.h"
 #include "ops/cpu/dispatch.h"
 
@@ -253,8 +254,9 @@ void register_conv(Registry& r) {
     d.opType = "Conv";
     d.sinceVersion = v;
     d.shape = shape::inferConv;
-    d.cpu = [](const KernelInit& init) -> std::unique_ptr<Kernel> { return std::make_unique<ConvKernel>(init); };
-    d.types = {DataType::kFloat, DataType::kDouble};
+    d.cpu = cpu::computeInFloat(
+        [](const KernelInit& init) -> std::unique_ptr<Kernel> { return std::make_unique<ConvKernel>(init); });
+    d.types = {DataType::kFloat, DataType::kDouble, DataType::kFloat16, DataType::kBFloat16};
     r.add(std::move(d));
   }
   conv::register_conv_transpose(r);

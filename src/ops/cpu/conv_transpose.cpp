@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 
+#include "ops/cpu/compute_in_float.h"
 #include "ops/cpu/conv_common.h"
 #include "ops/cpu/dispatch.h"
 
@@ -194,10 +195,10 @@ void register_conv_transpose(Registry& r) {
     d.opType = "ConvTranspose";
     d.sinceVersion = v;
     d.shape = shape::inferConvTranspose;
-    d.cpu = [](const KernelInit& init) -> std::unique_ptr<Kernel> {
+    d.cpu = cpu::computeInFloat([](const KernelInit& init) -> std::unique_ptr<Kernel> {
       return std::make_unique<ConvTransposeKernel>(init);
-    };
-    d.types = {DataType::kFloat, DataType::kDouble};
+    });
+    d.types = {DataType::kFloat, DataType::kDouble, DataType::kFloat16, DataType::kBFloat16};
     r.add(std::move(d));
   }
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "ops/cpu/compute_in_float.h"
 #include "ops/cpu/dispatch.h"
 #include "ops/cpu/reduce_axes.h"
 #include "ops/registry.h"
@@ -192,29 +193,8 @@ void matmul(KernelContext& ctx) {
       std::max<int64_t>(1, kMinTaskFlops / std::max<int64_t>(taskFlops, 1)));
 }
 
-// float16 / bfloat16: widen to float, multiply, round once on the way out
-// (the accumulation is float32, as onnxruntime's CPU kernel does).
-template <class H>
-void matmulViaFloat(KernelContext& ctx) {
-  auto widen = [](const Tensor& t) {
-    Tensor f(DataType::kFloat, t.shape());
-    for (int64_t i = 0; i < t.numel(); ++i) f.data<float>()[i] = static_cast<float>(t.data<H>()[i]);
-    return f;
-  };
-  Tensor a = widen(ctx.input(0)), b = widen(ctx.input(1));
-  Tensor& y = ctx.output(0);
-  Tensor yf(DataType::kFloat, y.shape());
-  KernelContext wide = ctx;
-  wide.inputs_ = {&a, &b};
-  wide.outputs_ = {&yf};
-  matmul<float>(wide);
-  for (int64_t i = 0; i < y.numel(); ++i) y.data<H>()[i] = H(yf.data<float>()[i]);
-}
-
 std::unique_ptr<Kernel> makeMatMul(const KernelInit& init) {
   return makeKernel([](KernelContext& ctx) {
-    if (ctx.input(0).dtype() == DataType::kFloat16) return matmulViaFloat<Float16>(ctx);
-    if (ctx.input(0).dtype() == DataType::kBFloat16) return matmulViaFloat<BFloat16>(ctx);
     dispatchType<float, double, int32_t, int64_t, uint32_t, uint64_t>(ctx.input(0).dtype(), [&](auto tag) {
       matmul<typename decltype(tag)::type>(ctx);
     }, ctx.node());
@@ -225,9 +205,10 @@ std::unique_ptr<Kernel> makeMatMul(const KernelInit& init) {
 
 void register_linalg(Registry& r) {
   for (int v : {1, 6, 7, 9, 11, 13})
-    r.add(OpDef{"", "Gemm", v, shape::inferGemm, makeGemm, {}, {DataType::kFloat, DataType::kDouble}});
+    r.add(OpDef{"", "Gemm", v, shape::inferGemm, cpu::computeInFloat(makeGemm), {},
+                {DataType::kFloat, DataType::kDouble, DataType::kFloat16, DataType::kBFloat16}});
   for (int v : {1, 9, 13})
-    r.add(OpDef{"", "MatMul", v, shape::inferMatMul, makeMatMul, {},
+    r.add(OpDef{"", "MatMul", v, shape::inferMatMul, cpu::computeInFloat(makeMatMul), {},
                 {DataType::kFloat, DataType::kDouble, DataType::kInt32, DataType::kInt64,
                  DataType::kUInt32, DataType::kUInt64, DataType::kFloat16, DataType::kBFloat16}});
 }
