@@ -49,6 +49,22 @@ void setInt(Node& n, const std::string& name, int64_t v) {
   n.attributes.push_back(a);
 }
 
+// y = Reshape(x, Concat(Gather(Shape(x), 0), Gather(Shape(x), 1), [4, 16])) over
+// x:[batch,seq,64], the shape computation exported attention blocks carry.
+GraphBuilder headsReshape() {
+  GraphBuilder b;
+  b.input("x", DataType::kFloat, {Dim::sym("batch"), Dim::sym("seq"), 64});
+  b.init("i0", Tensor::fromVector<int64_t>({1}, {0}));
+  b.init("i1", Tensor::fromVector<int64_t>({1}, {1}));
+  b.init("heads", Tensor::fromVector<int64_t>({2}, {4, 16}));
+  b.node("Shape", {"x"}, {"s"});
+  b.node("Gather", {"s", "i0"}, {"b"});
+  b.node("Gather", {"s", "i1"}, {"q"});
+  setInt(b.node("Concat", {"b", "q", "heads"}, {"target"}), "axis", 0);
+  b.node("Reshape", {"x", "target"}, {"y"});
+  return b;
+}
+
 std::string shapeOf(const Graph& g, const std::string& name) {
   const ValueInfo* v = g.findValue(name);
   return v && v->hasShape ? shapeToString(v->shape) : "?";
@@ -83,17 +99,7 @@ TEST(ShapeInference, SymbolicDimsSurviveMatMulAndBroadcast) {
 }
 
 TEST(ShapeInference, ShapeTensorsPropagateIntoReshape) {
-  // Reshape(x, Concat(Gather(Shape(x), 0), Gather(Shape(x), 1), [4, 16])), as exported attention does.
-  GraphBuilder b;
-  b.input("x", DataType::kFloat, {Dim::sym("batch"), Dim::sym("seq"), 64});
-  b.init("i0", Tensor::fromVector<int64_t>({1}, {0}));
-  b.init("i1", Tensor::fromVector<int64_t>({1}, {1}));
-  b.init("heads", Tensor::fromVector<int64_t>({2}, {4, 16}));
-  b.node("Shape", {"x"}, {"s"});
-  b.node("Gather", {"s", "i0"}, {"b"});
-  b.node("Gather", {"s", "i1"}, {"q"});
-  setInt(b.node("Concat", {"b", "q", "heads"}, {"target"}), "axis", 0);
-  b.node("Reshape", {"x", "target"}, {"y"});
+  GraphBuilder b = headsReshape();
   b.output("y");
   b.g.inferShapes();
   EXPECT_EQ(shapeOf(b.g, "s"), "[3]");
@@ -161,16 +167,7 @@ TEST(ShapeInference, UnsupportedOpsAreListedTogether) {
 }
 
 TEST(ShapeInference, SessionRunsSymbolicGraphAtTwoShapes) {
-  GraphBuilder b;
-  b.input("x", DataType::kFloat, {Dim::sym("batch"), Dim::sym("seq"), 64});
-  b.init("i0", Tensor::fromVector<int64_t>({1}, {0}));
-  b.init("i1", Tensor::fromVector<int64_t>({1}, {1}));
-  b.init("heads", Tensor::fromVector<int64_t>({2}, {4, 16}));
-  b.node("Shape", {"x"}, {"s"});
-  b.node("Gather", {"s", "i0"}, {"b"});
-  b.node("Gather", {"s", "i1"}, {"q"});
-  setInt(b.node("Concat", {"b", "q", "heads"}, {"target"}), "axis", 0);
-  b.node("Reshape", {"x", "target"}, {"y"});
+  GraphBuilder b = headsReshape();
   b.node("Relu", {"y"}, {"z"});
   b.output("z");
   Session s(b.g);
