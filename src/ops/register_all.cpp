@@ -21,6 +21,12 @@ void register_attention(Registry& r);    // Attention, RotaryEmbedding
 void register_strings(Registry& r);      // String* ops, RegexFullMatch, BitCast, ReverseSequence, MaxUnpool, Det
 void register_signal(Registry& r);       // DFT, STFT, window functions
 void register_rnn(Registry& r);          // RNN, LSTM, GRU
+void register_decoding(Registry& r);     // LinearAttention, CausalConvWithState, TensorScatter
+void register_random(Registry& r);       // RandomUniform/Normal(Like), Bernoulli, Multinomial
+void register_deform_conv(Registry& r);  // DeformConv
+void register_tfidf(Registry& r);        // TfIdfVectorizer
+void register_control_flow(Registry& r); // If, Loop, Scan
+void register_sequence(Registry& r);     // Sequence*, SplitToSequence, ConcatFromSequence, Optional*
 
 void registerAll(Registry& r) {
   register_elementwise(r);
@@ -40,6 +46,12 @@ void registerAll(Registry& r) {
   register_strings(r);
   register_signal(r);
   register_rnn(r);
+  register_decoding(r);
+  register_random(r);
+  register_deform_conv(r);
+  register_tfidf(r);
+  register_control_flow(r);
+  register_sequence(r);
 }
 
 }  // namespace oinfer
