@@ -229,6 +229,43 @@ TEST(Activation, HardSigmoidAttrs) {
   t.run();
 }
 
+// Swish (24) from onnx.reference on a one-node model:
+//   ReferenceEvaluator(make_model(Swish(x, **attrs), opset 24)).run(None, {'x': X.astype(dtype)})
+// with X = [-3,-1,-0.25,0,0.5,2.5].
+TEST(Activation, SwishDefault) {
+  OpTester t("Swish", 24);
+  t.input("X", Tensor::fromVector<float>({6}, {-3.0, -1.0, -0.25, 0.0, 0.5, 2.5}));
+  t.expect("Y", Tensor::fromVector<float>({6}, {-0.14227763, -0.2689414, -0.10945586, 0.0, 0.31122968, 2.3103545}));
+  t.run();
+}
+
+// attrs = {'alpha': 0.5}
+TEST(Activation, SwishAlpha) {
+  OpTester t("Swish", 24);
+  t.attr("alpha", 0.5f);
+  t.input("X", Tensor::fromVector<float>({6}, {-3.0, -1.0, -0.25, 0.0, 0.5, 2.5}));
+  t.expect("Y", Tensor::fromVector<float>({6}, {-0.5472766, -0.37754068, -0.117197655, 0.0, 0.28108826, 1.9432497}));
+  t.run();
+}
+
+// attrs = {'alpha': 2.0}, dtype = np.float64
+TEST(Activation, SwishDouble) {
+  OpTester t("Swish", 24);
+  t.attr("alpha", 2.0f);
+  t.input("X", Tensor::fromVector<double>({6}, {-3.0, -1.0, -0.25, 0.0, 0.5, 2.5}));
+  t.expect("Y", Tensor::fromVector<double>({6}, {-0.007417869469904323, -0.11920292202211755, -0.09438516719953635,
+                                                 0.0, 0.36552928931500245, 2.483267872689288}));
+  t.run();
+}
+
+// dtype = np.float16
+TEST(Activation, SwishFloat16) {
+  OpTester t("Swish", 24);
+  t.input("X", half({6}, {-3.0, -1.0, -0.25, 0.0, 0.5, 2.5}));
+  t.expect("Y", half({6}, {-0.14233398, -0.26904297, -0.109436035, 0.0, 0.3112793, 2.3105469}));
+  t.run();
+}
+
 // ref(op='HardSwish', ins=[A(X+[-4,4])], opset=14)
 TEST(Activation, HardSwish) {
   OpTester t("HardSwish", 14);

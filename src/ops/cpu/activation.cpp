@@ -61,6 +61,16 @@ struct SigmoidOp {
     else return T(1) / (T(1) + std::exp(-x));
   }
 };
+// x * sigmoid(alpha * x) (Swish-beta; alpha = 1 is SiLU).
+struct SwishOp {
+  float alpha;
+  explicit SwishOp(const KernelInit& i) : alpha(i.node.attrFloat("alpha", 1.0f)) {}
+  template <class T> T operator()(T x) const {
+    const T z = static_cast<T>(alpha) * x;
+    if constexpr (kIsFloat<T>) return x * fastSigmoid(z);
+    else return x / (T(1) + std::exp(-z));
+  }
+};
 struct HardSigmoidOp {
   float alpha, beta;
   explicit HardSigmoidOp(const KernelInit& i)
@@ -223,6 +233,7 @@ void register_activation(Registry& r) {
   addVersions(r, "Celu", {12}, unary, unaryFactory<CeluOp>(FloatTypes{}, kGrainHeavy), fl);
   addVersions(r, "ThresholdedRelu", {10, 22}, unary, unaryFactory<ThresholdedReluOp>(FloatTypes{}), fl);
   addVersions(r, "Sigmoid", {1, 6, 13}, unary, unaryFactory<SigmoidOp>(FloatTypes{}, kGrainHeavy), fl);
+  addVersions(r, "Swish", {24}, unary, unaryFactory<SwishOp>(FloatTypes{}, kGrainHeavy), fl);
   addVersions(r, "HardSigmoid", {1, 6, 22}, unary, unaryFactory<HardSigmoidOp>(FloatTypes{}), fl);
   addVersions(r, "HardSwish", {14, 22}, unary, unaryFactory<HardSwishOp>(FloatTypes{}), fl);
   addVersions(r, "Tanh", {1, 6, 13}, unary, unaryFactory<TanhOp>(FloatTypes{}, kGrainHeavy), fl);
