@@ -251,6 +251,69 @@ TEST(Reduce, RepeatedAxis) {
   t.expectError("axis -2 is repeated");
 }
 
+// Opset 20 bool inputs (max = any, min = all), and int8/uint8 (opset 12+).
+// X = np.array([[[1,0,0],[0,0,0]],[[1,1,1],[0,1,0]]], bool); expected: onnx.reference.ReferenceEvaluator,
+// run(op, [X, np.array(axes)], dict(keepdims=kd), 20) for (axes, kd) in ([1],1), ([0,2],0), (None,1)
+TEST(Reduce, BoolMaxMinOpset20) {
+  const std::vector<bool> x = {true, false, false, false, false, false, true, true, true, false, true, false};
+  struct BoolCase {
+    const char* op;
+    std::vector<int64_t> axes;
+    int keepdims;
+    std::vector<int64_t> shape;
+    std::vector<bool> y;
+  };
+  const std::vector<BoolCase> cases = {
+      {"ReduceMax", {1}, 1, {2, 1, 3}, {true, false, false, true, true, true}},
+      {"ReduceMax", {0, 2}, 0, {2}, {true, true}},
+      {"ReduceMax", {}, 1, {1, 1, 1}, {true}},
+      {"ReduceMin", {1}, 1, {2, 1, 3}, {false, false, false, false, true, false}},
+      {"ReduceMin", {0, 2}, 0, {2}, {false, false}},
+      {"ReduceMin", {}, 1, {1, 1, 1}, {false}},
+  };
+  for (const BoolCase& c : cases) {
+    SCOPED_TRACE(std::string(c.op) + " axes " + std::to_string(c.axes.size()));
+    OpTester t(c.op, 20);
+    t.attr("keepdims", c.keepdims).input("X", Tensor::fromVector<bool>({2, 2, 3}, x));
+    if (!c.axes.empty()) t.input("axes", i64(c.axes), true);
+    t.expect("Y", Tensor::fromVector<bool>(c.shape, c.y));
+    t.run();
+  }
+}
+
+// The spec's rule for an empty reduction: the type's lowest value for max
+// (false), its highest for min (true). (onnx.reference gives True for both,
+// casting -inf to bool; onnxruntime refuses empty bool reductions.)
+TEST(Reduce, BoolEmptyReduction) {
+  for (const char* op : {"ReduceMax", "ReduceMin"}) {
+    OpTester t(op, 20);
+    const bool y = std::string(op) == "ReduceMin";
+    t.attr("keepdims", 0).input("X", Tensor(DataType::kBool, {2, 0, 3})).input("axes", i64({1}), true)
+        .expect("Y", Tensor::fromVector<bool>({2, 3}, std::vector<bool>(6, y)));
+    t.run();
+  }
+}
+
+// X = np.array([[-3,7,0],[5,-8,2]], np.int8): ReduceMax-13 axes=[1] keepdims=0 -> [7,5];
+// X.astype(np.uint8) = [[253,7,0],[5,248,2]]: ReduceMin-18 axes=[0] -> [[5,7,0]] (onnx.reference)
+TEST(Reduce, Int8AndUInt8MaxMin) {
+  OpTester a("ReduceMax", 13);
+  a.attr("axes", std::vector<int64_t>{1}).attr("keepdims", 0)
+      .input("X", Tensor::fromVector<int8_t>({2, 3}, {-3, 7, 0, 5, -8, 2}))
+      .expect("Y", Tensor::fromVector<int8_t>({2}, {7, 5}));
+  a.run();
+  OpTester b("ReduceMin", 18);
+  b.input("X", Tensor::fromVector<uint8_t>({2, 3}, {253, 7, 0, 5, 248, 2})).input("axes", i64({0}), true)
+      .expect("Y", Tensor::fromVector<uint8_t>({1, 3}, {5, 7, 0}));
+  b.run();
+}
+
+TEST(Reduce, BoolSumIsRejected) {
+  OpTester t("ReduceSum", 13);
+  t.input("X", Tensor::fromVector<bool>({2}, {true, false})).output("Y");
+  t.expectError("data type bool is not supported");
+}
+
 // xl = np.array([[1,3,3,0],[2,2,-1,2]], np.float32)
 // run(op, [xl], dict(axis=a, keepdims=kd, select_last_index=last), 13)
 struct ArgCase {

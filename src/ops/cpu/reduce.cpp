@@ -109,6 +109,12 @@ template <class A> struct LogSumExpOp {
   }
 };
 
+// ReduceMax/Min also take int8/uint8 (opset 12) and bool (opset 20, where max
+// is any() and min is all()); the arithmetic reductions do not.
+template <template <class> class Op> inline constexpr bool kOrderOnly = false;
+template <> inline constexpr bool kOrderOnly<MaxOp> = true;
+template <> inline constexpr bool kOrderOnly<MinOp> = true;
+
 template <template <class> class Op>
 std::unique_ptr<Kernel> makeReduce(const KernelInit& init) {
   const int64_t opset = init.opset;
@@ -129,6 +135,23 @@ std::unique_ptr<Kernel> makeReduce(const KernelInit& init) {
       else if (keepdims) outShape.push_back(1);
     }
     Tensor& y = ctx.allocateOutput(0, outShape);
+    if constexpr (kOrderOnly<Op>) {
+      if (x.dtype() == DataType::kBool) {
+        // Bools are reduced as their 0/1 bytes; an empty min yields 255, so
+        // every result is folded back to 0/1.
+        auto* out = static_cast<uint8_t*>(y.data());
+        cpu::reduceAxes<Op>(static_cast<const uint8_t*>(x.data()), out, layout, ctx.pool());
+        for (int64_t i = 0; i < y.numel(); ++i) out[i] = out[i] != 0;
+        return;
+      }
+      if (x.dtype() == DataType::kInt8 || x.dtype() == DataType::kUInt8) {
+        dispatchType<int8_t, uint8_t>(x.dtype(), [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          cpu::reduceAxes<Op>(x.data<T>(), y.data<T>(), layout, ctx.pool());
+        }, ctx.node());
+        return;
+      }
+    }
     dispatchType<float, double, int32_t, int64_t, uint32_t, uint64_t, Float16>(x.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       cpu::reduceAxes<Op>(x.data<T>(), y.data<T>(), layout, ctx.pool());
@@ -188,8 +211,10 @@ void add(Registry& r, const char* op, std::initializer_list<int> versions, shape
 void register_reduce(Registry& r) {
   add(r, "ReduceSum", {1, 11, 13}, shape::inferReduce, makeReduce<SumOp>);
   add(r, "ReduceMean", {1, 11, 13, 18}, shape::inferReduce, makeReduce<MeanOp>);
-  add(r, "ReduceMax", {1, 11, 12, 13, 18, 20}, shape::inferReduce, makeReduce<MaxOp>);
-  add(r, "ReduceMin", {1, 11, 12, 13, 18, 20}, shape::inferReduce, makeReduce<MinOp>);
+  std::vector<DataType> ordered = kReduceTypes;
+  ordered.insert(ordered.end(), {DataType::kInt8, DataType::kUInt8, DataType::kBool});
+  addVersions(r, "ReduceMax", {1, 11, 12, 13, 18, 20}, shape::inferReduce, makeReduce<MaxOp>, ordered);
+  addVersions(r, "ReduceMin", {1, 11, 12, 13, 18, 20}, shape::inferReduce, makeReduce<MinOp>, ordered);
   add(r, "ReduceProd", {1, 11, 13, 18}, shape::inferReduce, makeReduce<ProdOp>);
   add(r, "ReduceL1", {1, 11, 13, 18}, shape::inferReduce, makeReduce<L1Op>);
   add(r, "ReduceL2", {1, 11, 13, 18}, shape::inferReduce, makeReduce<L2Op>);
