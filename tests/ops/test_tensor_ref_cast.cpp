@@ -287,3 +287,50 @@ TEST(TensorRef, Range_v27_double) {
   t.input("a", Tensor::fromVector<double>({}, {0.0})).input("b", Tensor::fromVector<double>({}, {-1.0})).input("c", Tensor::fromVector<double>({}, {-0.3})).expect("o0", Tensor::fromVector<double>({4}, {0.0, -0.3, -0.6, -0.8999999999999999}));
   t.run();
 }
+
+// Range-27 in float16 / bfloat16: onnx.reference.ReferenceEvaluator on one Range node, opset 27, inputs
+// as np.array(v, np.float16) / np.array(v, ml_dtypes.bfloat16). stash_type 1 (the default) computes
+// start + i * delta in float and rounds each element once; 11 in double.
+//   f16 (1, 5, 2) -> [1, 3]; f16 (2048, 2056, 1) -> [2048, 2048, 2050, 2052, 2052, 2052, 2054, 2056]
+//   f16 (0.1, 1, 0.3), stash_type=11 -> [0.0999755859375, 0.39990234375, 0.7001953125]
+//   bf16 (256, 262, 1.5) -> [256, 258, 260, 260]; bf16 (-1, 0.5, 0.375), stash_type=11 -> [-1, -0.625, -0.25, 0.125]
+namespace {
+
+template <class H>
+Tensor halfTensor(std::vector<int64_t> shape, const std::vector<float>& v) {
+  std::vector<H> h;
+  for (float f : v) h.push_back(H(f));
+  return Tensor::fromVector<H>(std::move(shape), h);
+}
+
+template <class H>
+void rangeHalf(float a, float b, float c, int64_t stash, const std::vector<float>& expected) {
+  OpTester t("Range", 27);
+  if (stash) t.attr("stash_type", stash);
+  t.input("a", halfTensor<H>({}, {a})).input("b", halfTensor<H>({}, {b})).input("c", halfTensor<H>({}, {c}))
+      .expect("o0", halfTensor<H>({static_cast<int64_t>(expected.size())}, expected), 0, 0);
+  t.run();
+}
+
+}  // namespace
+
+TEST(TensorRef, Range_v27_float16) {
+  rangeHalf<Float16>(1, 5, 2, 0, {1, 3});
+  rangeHalf<Float16>(2048, 2056, 1, 0, {2048, 2048, 2050, 2052, 2052, 2052, 2054, 2056});
+  rangeHalf<Float16>(0.1f, 1, 0.3f, 11, {0.0999755859375f, 0.39990234375f, 0.7001953125f});
+}
+
+TEST(TensorRef, Range_v27_bfloat16) {
+  rangeHalf<BFloat16>(1, 5, 2, 0, {1, 3});
+  rangeHalf<BFloat16>(256, 262, 1.5f, 0, {256, 258, 260, 260});
+  rangeHalf<BFloat16>(-1, 0.5f, 0.375f, 11, {-1, -0.625f, -0.25f, 0.125f});
+}
+
+TEST(TensorRef, Range_v27_bad_stash_type) {
+  OpTester t("Range", 27);
+  t.attr("stash_type", int64_t{10})
+      .input("a", halfTensor<Float16>({}, {1})).input("b", halfTensor<Float16>({}, {5}))
+      .input("c", halfTensor<Float16>({}, {2}))
+      .output("o0");
+  t.expectError("stash_type must be 1 (float) or 11 (double), got 10");
+}

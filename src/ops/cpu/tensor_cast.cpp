@@ -194,10 +194,41 @@ std::unique_ptr<Kernel> constantOfShapeKernel(const KernelInit& init) {
   });
 }
 
-std::unique_ptr<Kernel> rangeKernel(const KernelInit&) {
-  return makeKernel([](KernelContext& ctx) {
+// Opset 27 added float16/bfloat16 with stash_type (1 = float, 11 = double):
+// start and delta are widened, the sequence computed as start + i * delta in
+// the stash type and each element rounded once, as onnx.reference does; a
+// running sum in half precision would stall (x + 1 == x for large x).
+template <class S, class H>
+void rangeHalf(KernelContext& ctx, const Tensor& s, const Tensor& l, const Tensor& d) {
+  const S a = static_cast<S>(static_cast<float>(s.data<H>()[0]));
+  const S b = static_cast<S>(static_cast<float>(l.data<H>()[0]));
+  const S c = static_cast<S>(static_cast<float>(d.data<H>()[0]));
+  if (c == S(0)) ctx.fail("delta must not be 0");
+  // The count in double, as numpy's arange and the shape function take it.
+  const auto n = static_cast<int64_t>(
+      std::max(std::ceil((static_cast<double>(b) - static_cast<double>(a)) / static_cast<double>(c)), 0.0));
+  Tensor& out = ctx.allocateOutput(0, {n}, s.dtype());
+  H* o = out.data<H>();
+  for (int64_t i = 0; i < n; ++i) o[i] = H(static_cast<float>(a + static_cast<S>(i) * c));
+}
+
+std::unique_ptr<Kernel> rangeKernel(const KernelInit& init) {
+  const int64_t stash = init.node.attrInt("stash_type", 1);
+  if (stash != 1 && stash != 11)
+    init.fail("stash_type must be 1 (float) or 11 (double), got " + std::to_string(stash));
+  return makeKernel([stash](KernelContext& ctx) {
     const Tensor &s = ctx.input(0), &l = ctx.input(1), &d = ctx.input(2);
     if (s.numel() != 1 || l.numel() != 1 || d.numel() != 1) ctx.fail("start, limit and delta must be scalars");
+    if (s.dtype() == DataType::kFloat16 || s.dtype() == DataType::kBFloat16) {
+      if (l.dtype() != s.dtype() || d.dtype() != s.dtype())
+        ctx.fail("start, limit and delta must have the same type, got " + std::string(dataTypeName(s.dtype())) +
+                 ", " + dataTypeName(l.dtype()) + ", " + dataTypeName(d.dtype()));
+      if (s.dtype() == DataType::kFloat16)
+        stash == 11 ? rangeHalf<double, Float16>(ctx, s, l, d) : rangeHalf<float, Float16>(ctx, s, l, d);
+      else
+        stash == 11 ? rangeHalf<double, BFloat16>(ctx, s, l, d) : rangeHalf<float, BFloat16>(ctx, s, l, d);
+      return;
+    }
     dispatchType<float, double, int16_t, int32_t, int64_t>(s.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T a = s.data<T>()[0], b = l.data<T>()[0], c = d.data<T>()[0];
@@ -255,7 +286,8 @@ void register_tensor_cast(Registry& r) {
   addVersions(r, "ConstantOfShape", {9, 20, 21, 23, 24, 25}, shape::inferConstantOfShape, constantOfShapeKernel,
               allTypes());
   addVersions(r, "Range", {11, 27}, shape::inferRange, rangeKernel,
-              {DataType::kFloat, DataType::kDouble, DataType::kInt16, DataType::kInt32, DataType::kInt64});
+              {DataType::kFloat, DataType::kDouble, DataType::kInt16, DataType::kInt32, DataType::kInt64,
+               DataType::kFloat16, DataType::kBFloat16});
   addVersions(r, "EyeLike", {9, 22}, shape::inferEyeLike, eyeLikeKernel, numericTypes());
 }
 
