@@ -169,6 +169,21 @@ TEST(Decoding, LinearAttentionFloat16WithFloatState) {
   t.run();
 }
 
+TEST(Decoding, LinearAttentionBFloat16) {
+  // By hand (every value exact in bfloat16), d_k = 1, d_v = 2, scale 1:
+  // S1 = 1*[1,2], o1 = 1*S1 = [1,2]; S2 = S1 + 1*[3,4] = [4,6], o2 = 2*S2 = [8,12].
+  auto bf = [](std::vector<int64_t> s, std::vector<float> v) {
+    std::vector<BFloat16> b;
+    for (float f : v) b.push_back(BFloat16(f));
+    return Tensor::fromVector<BFloat16>(std::move(s), b);
+  };
+  OpTester t("LinearAttention", 27);
+  t.attr("update_rule", "linear").attr("q_num_heads", 1).attr("kv_num_heads", 1).attr("scale", 1.0f);
+  t.input("query", bf({1, 2, 1}, {1, 2})).input("key", bf({1, 2, 1}, {1, 1})).input("value", bf({1, 2, 2}, {1, 2, 3, 4}));
+  t.expect("output", bf({1, 2, 2}, {1, 2, 8, 12})).expect("present_state", bf({1, 1, 1, 2}, {4, 6}));
+  t.run();
+}
+
 // ---- CausalConvWithState ----------------------------------------------------
 
 // x=r((1,2,4),40); w=r((2,1,3),41); run('CausalConvWithState', [x,w], {}, 2)
