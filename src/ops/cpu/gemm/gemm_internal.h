@@ -1,0 +1,67 @@
+// Internals shared by the GEMM driver, its micro-kernels and the Conv
+// kernels that feed the driver their own B packing (im2col straight into
+// the packed layout).
+#pragma once
+
+#include <cstdint>
+
+#include "ops/cpu/gemm/sgemm.h"
+
+namespace oinfer::gemm {
+
+// What one micro-kernel call writes into its tile of C:
+//   C = alpha * acc + (loadC ? beta * C : 0) [+ rowBias[r]] [+ colBias[c]] [+ res] then clamp to [lo, hi]
+// (the bias / residual / clamp members are null/false except on the last K block).
+struct TileArgs {
+  float alpha = 1.f, beta = 0.f;
+  bool loadC = false;
+  const float* rowBias = nullptr;
+  const float* colBias = nullptr;
+  const float* res = nullptr;
+  int64_t ldr = 0;
+  bool clamp = false;
+  float lo = 0.f, hi = 0.f;
+};
+
+// a: kc x MR (k-major), b: kc x NR (k-major), both zero-padded; writes rows x
+// cols of C.
+using MicroKernel = void (*)(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int rows, int cols,
+                             const TileArgs& t);
+
+struct Isa {
+  const char* name;
+  int mr, nr;
+  MicroKernel kernel;
+};
+
+const Isa& isa();  // chosen once from the running CPU
+
+Isa isaAvx512();
+Isa isaAvx2();
+Isa isaGeneric();
+bool cpuHasAvx512();
+bool cpuHasAvx2();
+
+inline constexpr int kKc = 256;   // K block: an NR-wide B micro-panel of kc rows stays in L1
+inline constexpr int kMc = 240;   // M block: MC x KC of packed A stays in L2
+inline constexpr int kNc = 1536;  // N block
+
+// Fills dst with op(B)[k0:k0+kl, n0:n0+nl] as ceil(nl/nr) panels of kl x nr
+// (zero-padded columns).
+class BPacker {
+ public:
+  virtual ~BPacker() = default;
+  virtual void pack(int64_t k0, int64_t kl, int64_t n0, int64_t nl, int nr, float* dst) const = 0;
+};
+
+// C = alpha * A * op(B) + beta * C with the epilogue, B produced by `b`.
+void gemmPackedA(const PackedA& A, int64_t N, const BPacker& b, float alpha, float beta, float* C, int64_t ldc,
+                 const GemmEpilogue& ep, ThreadPool* pool);
+
+// Nonlinear activations the micro-kernel cannot apply (all but Relu/Clip) on
+// a rows x cols block.
+void activateBlock(const GemmEpilogue& ep, float* c, int64_t ldc, int64_t rows, int64_t cols);
+// True when the micro-kernel's clamp covers the activation.
+bool clampActivation(const GemmEpilogue& ep, float& lo, float& hi);
+
+}  // namespace oinfer::gemm

@@ -1,0 +1,187 @@
+// The register-blocked micro-kernels. Each SIMD kernel carries its own target
+// attribute, so this file builds without -march flags and the choice happens
+// at run time (isa()).
+//
+// AVX-512: 12 x 32 tile = 24 zmm accumulators, 2 zmm for the B row, A values
+// broadcast from memory: 24 FMAs per 2 loads + 12 broadcasts per k step.
+// AVX2: 6 x 16 = 12 ymm accumulators. Edge tiles: the row count is a template
+// parameter (no wasted FMAs on short M), columns are masked on the store.
+// GCC 12 flags the masked loads' pass-through operand as uninitialised (a false
+// positive: maskz loads do not read it).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+
+#include <algorithm>
+
+#include "ops/cpu/gemm/gemm_internal.h"
+
+namespace oinfer::gemm {
+namespace {
+
+#if defined(__x86_64__) || defined(__i386__)
+#define OINFER_GEMM_X86 1
+#endif
+
+#ifdef OINFER_GEMM_X86
+constexpr int kMr512 = 12, kNr512 = 32;
+
+template <int R>
+__attribute__((target("avx512f"))) void k512(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
+                                              int cols, const TileArgs& t) {
+  __m512 c0[R], c1[R];
+#pragma GCC unroll 12
+  for (int r = 0; r < R; ++r) c0[r] = c1[r] = _mm512_setzero_ps();
+  for (int64_t k = 0; k < kc; ++k) {
+    const __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
+#pragma GCC unroll 12
+    for (int r = 0; r < R; ++r) {
+      const __m512 av = _mm512_set1_ps(a[r]);
+      c0[r] = _mm512_fmadd_ps(av, b0, c0[r]);
+      c1[r] = _mm512_fmadd_ps(av, b1, c1[r]);
+    }
+    a += kMr512;
+    b += kNr512;
+  }
+  const __mmask16 m0 = cols >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << cols) - 1);
+  const __mmask16 m1 = cols >= 32 ? __mmask16(0xFFFF) : cols > 16 ? __mmask16((1u << (cols - 16)) - 1) : __mmask16(0);
+  const __m512 va = _mm512_set1_ps(t.alpha), vb = _mm512_set1_ps(t.beta);
+  __m512 cb0 = _mm512_setzero_ps(), cb1 = _mm512_setzero_ps();
+  if (t.colBias) {
+    cb0 = _mm512_maskz_loadu_ps(m0, t.colBias);
+    cb1 = _mm512_maskz_loadu_ps(m1, t.colBias + 16);
+  }
+  const __m512 lo = _mm512_set1_ps(t.lo), hi = _mm512_set1_ps(t.hi);
+#pragma GCC unroll 12
+  for (int r = 0; r < R; ++r) {
+    float* cr = c + r * ldc;
+    __m512 v0 = _mm512_mul_ps(c0[r], va), v1 = _mm512_mul_ps(c1[r], va);
+    if (t.loadC) {
+      v0 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m0, cr), vb, v0);
+      v1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m1, cr + 16), vb, v1);
+    }
+    if (t.rowBias) {
+      const __m512 rb = _mm512_set1_ps(t.rowBias[r]);
+      v0 = _mm512_add_ps(v0, rb);
+      v1 = _mm512_add_ps(v1, rb);
+    }
+    if (t.colBias) {
+      v0 = _mm512_add_ps(v0, cb0);
+      v1 = _mm512_add_ps(v1, cb1);
+    }
+    if (t.res) {
+      v0 = _mm512_add_ps(v0, _mm512_maskz_loadu_ps(m0, t.res + r * t.ldr));
+      v1 = _mm512_add_ps(v1, _mm512_maskz_loadu_ps(m1, t.res + r * t.ldr + 16));
+    }
+    if (t.clamp) {
+      v0 = _mm512_min_ps(_mm512_max_ps(v0, lo), hi);
+      v1 = _mm512_min_ps(_mm512_max_ps(v1, lo), hi);
+    }
+    _mm512_mask_storeu_ps(cr, m0, v0);
+    _mm512_mask_storeu_ps(cr + 16, m1, v1);
+  }
+}
+
+template <int... Rs>
+void dispatch512(int rows, int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int cols,
+                 const TileArgs& t, std::integer_sequence<int, Rs...>) {
+  using Fn = void (*)(int64_t, const float*, const float*, float*, int64_t, int, const TileArgs&);
+  static constexpr Fn table[] = {&k512<Rs + 1>...};
+  table[rows - 1](kc, a, b, c, ldc, cols, t);
+}
+
+void kernel512(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int rows, int cols,
+               const TileArgs& t) {
+  dispatch512(rows, kc, a, b, c, ldc, cols, t, std::make_integer_sequence<int, kMr512>{});
+}
+
+constexpr int kMr256 = 6, kNr256 = 16;
+
+template <int R>
+__attribute__((target("avx2,fma"))) void k256(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
+                                               int cols, const TileArgs& t) {
+  __m256 c0[R], c1[R];
+#pragma GCC unroll 6
+  for (int r = 0; r < R; ++r) c0[r] = c1[r] = _mm256_setzero_ps();
+  for (int64_t k = 0; k < kc; ++k) {
+    const __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);
+#pragma GCC unroll 6
+    for (int r = 0; r < R; ++r) {
+      const __m256 av = _mm256_broadcast_ss(a + r);
+      c0[r] = _mm256_fmadd_ps(av, b0, c0[r]);
+      c1[r] = _mm256_fmadd_ps(av, b1, c1[r]);
+    }
+    a += kMr256;
+    b += kNr256;
+  }
+  alignas(32) float tile[kNr256];
+  for (int r = 0; r < R; ++r) {
+    _mm256_store_ps(tile, c0[r]);
+    _mm256_store_ps(tile + 8, c1[r]);
+    float* cr = c + r * ldc;
+    for (int j = 0; j < cols; ++j) {
+      float v = t.alpha * tile[j];
+      if (t.loadC) v += t.beta * cr[j];
+      if (t.rowBias) v += t.rowBias[r];
+      if (t.colBias) v += t.colBias[j];
+      if (t.res) v += t.res[r * t.ldr + j];
+      if (t.clamp) v = std::min(std::max(v, t.lo), t.hi);
+      cr[j] = v;
+    }
+  }
+}
+
+template <int... Rs>
+void dispatch256(int rows, int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int cols,
+                 const TileArgs& t, std::integer_sequence<int, Rs...>) {
+  using Fn = void (*)(int64_t, const float*, const float*, float*, int64_t, int, const TileArgs&);
+  static constexpr Fn table[] = {&k256<Rs + 1>...};
+  table[rows - 1](kc, a, b, c, ldc, cols, t);
+}
+
+void kernel256(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int rows, int cols,
+               const TileArgs& t) {
+  dispatch256(rows, kc, a, b, c, ldc, cols, t, std::make_integer_sequence<int, kMr256>{});
+}
+#endif
+
+constexpr int kMrG = 4, kNrG = 8;
+
+void kernelGeneric(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int rows, int cols,
+                   const TileArgs& t) {
+  float acc[kMrG][kNrG] = {};
+  for (int64_t k = 0; k < kc; ++k) {
+    for (int r = 0; r < kMrG; ++r)
+      for (int j = 0; j < kNrG; ++j) acc[r][j] += a[r] * b[j];
+    a += kMrG;
+    b += kNrG;
+  }
+  for (int r = 0; r < rows; ++r) {
+    float* cr = c + r * ldc;
+    for (int j = 0; j < cols; ++j) {
+      float v = t.alpha * acc[r][j];
+      if (t.loadC) v += t.beta * cr[j];
+      if (t.rowBias) v += t.rowBias[r];
+      if (t.colBias) v += t.colBias[j];
+      if (t.res) v += t.res[r * t.ldr + j];
+      if (t.clamp) v = std::min(std::max(v, t.lo), t.hi);
+      cr[j] = v;
+    }
+  }
+}
+
+}  // namespace
+
+#ifdef OINFER_GEMM_X86
+bool cpuHasAvx512() { return __builtin_cpu_supports("avx512f"); }
+bool cpuHasAvx2() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+Isa isaAvx512() { return {"avx512", kMr512, kNr512, &kernel512}; }
+Isa isaAvx2() { return {"avx2", kMr256, kNr256, &kernel256}; }
+#else
+bool cpuHasAvx512() { return false; }
+bool cpuHasAvx2() { return false; }
+Isa isaAvx512() { return isaGeneric(); }
+Isa isaAvx2() { return isaGeneric(); }
+#endif
+Isa isaGeneric() { return {"generic", kMrG, kNrG, &kernelGeneric}; }
+
+}  // namespace oinfer::gemm

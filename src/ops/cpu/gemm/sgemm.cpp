@@ -1,0 +1,360 @@
+// The GEMM driver: blocking, packing, thread split and the epilogue. See
+// sgemm.h for the method; the micro-kernels are in microkernels.cpp.
+#include "ops/cpu/gemm/sgemm.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "ops/cpu/gemm/gemm_internal.h"
+
+namespace oinfer {
+namespace gemm {
+
+const Isa& isa() {
+  static const Isa chosen = [] {
+    // OINFER_GEMM_ISA=avx2|generic forces a lower kernel (tests and comparisons).
+    const char* force = std::getenv("OINFER_GEMM_ISA");
+    const std::string f = force ? force : "";
+    if (f == "generic") return isaGeneric();
+    if (f != "avx2" && cpuHasAvx512()) return isaAvx512();
+    if (f != "generic" && cpuHasAvx2()) return isaAvx2();
+    return isaGeneric();
+  }();
+  return chosen;
+}
+
+namespace {
+
+int64_t roundUp(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+// Per-thread packing buffers, grown on demand and kept, so steady-state runs
+// allocate nothing.
+struct Scratch {
+  float* p = nullptr;
+  size_t n = 0;
+  ~Scratch() { std::free(p); }
+  float* get(size_t want) {
+    if (want > n) {
+      std::free(p);
+      n = want;
+      p = static_cast<float*>(std::aligned_alloc(64, roundUp(int64_t(n * sizeof(float)), 64)));
+    }
+    return p;
+  }
+};
+thread_local Scratch tlsA, tlsB;
+
+// op(A)[m0:m0+ml, k0:k0+kl] as ceil(ml/mr) panels of kl x mr.
+void packAPanels(bool transA, const float* A, int64_t lda, int64_t m0, int64_t ml, int64_t k0, int64_t kl, int mr,
+                 float* dst) {
+  for (int64_t i = 0; i < ml; i += mr) {
+    const int rows = int(std::min<int64_t>(mr, ml - i));
+    float* d = dst + i * kl;
+    if (transA) {  // A is K x M: a panel row is contiguous
+      for (int64_t k = 0; k < kl; ++k) {
+        const float* s = A + (k0 + k) * lda + m0 + i;
+        float* dk = d + k * mr;
+        for (int r = 0; r < rows; ++r) dk[r] = s[r];
+        for (int r = rows; r < mr; ++r) dk[r] = 0.f;
+      }
+    } else {
+      for (int r = 0; r < rows; ++r) {
+        const float* s = A + (m0 + i + r) * lda + k0;
+        for (int64_t k = 0; k < kl; ++k) d[k * mr + r] = s[k];
+      }
+      for (int r = rows; r < mr; ++r)
+        for (int64_t k = 0; k < kl; ++k) d[k * mr + r] = 0.f;
+    }
+  }
+}
+
+void packBPanels(bool transB, const float* B, int64_t ldb, int64_t k0, int64_t kl, int64_t n0, int64_t nl, int nr,
+                 float* dst) {
+  if (!transB) {
+    for (int64_t k = 0; k < kl; ++k) {
+      const float* s = B + (k0 + k) * ldb + n0;
+      for (int64_t j = 0; j < nl; j += nr) {
+        const int cols = int(std::min<int64_t>(nr, nl - j));
+        float* d = dst + j * kl + k * nr;
+        std::memcpy(d, s + j, cols * sizeof(float));
+        for (int c = cols; c < nr; ++c) d[c] = 0.f;
+      }
+    }
+    return;
+  }
+  for (int64_t j = 0; j < nl; j += nr) {
+    const int cols = int(std::min<int64_t>(nr, nl - j));
+    float* d = dst + j * kl;
+    for (int c = 0; c < cols; ++c) {
+      const float* s = B + (n0 + j + c) * ldb + k0;
+      for (int64_t k = 0; k < kl; ++k) d[k * nr + c] = s[k];
+    }
+    for (int c = cols; c < nr; ++c)
+      for (int64_t k = 0; k < kl; ++k) d[k * nr + c] = 0.f;
+  }
+}
+
+class RawBPacker final : public BPacker {
+ public:
+  RawBPacker(bool t, const float* b, int64_t ld) : t_(t), b_(b), ld_(ld) {}
+  void pack(int64_t k0, int64_t kl, int64_t n0, int64_t nl, int nr, float* dst) const override {
+    packBPanels(t_, b_, ld_, k0, kl, n0, nl, nr, dst);
+  }
+
+ private:
+  bool t_;
+  const float* b_;
+  int64_t ld_;
+};
+
+struct ASource {
+  const PackedA* packed = nullptr;
+  bool trans = false;
+  const float* p = nullptr;
+  int64_t ld = 0;
+};
+struct BSource {
+  const PackedB* packed = nullptr;
+  const BPacker* packer = nullptr;
+};
+
+float actScalar(const GemmEpilogue& ep, float x) {
+  switch (ep.act) {
+    case GemmActivation::kNone: return x;
+    case GemmActivation::kRelu: return std::max(x, 0.f);
+    case GemmActivation::kClip: return std::min(std::max(x, ep.p0), ep.p1);
+    case GemmActivation::kLeakyRelu: return x >= 0.f ? x : ep.p0 * x;
+    case GemmActivation::kSigmoid: return 1.f / (1.f + std::exp(-x));
+    case GemmActivation::kHardSigmoid: return std::min(1.f, std::max(0.f, ep.p0 * x + ep.p1));
+    case GemmActivation::kTanh: return std::tanh(x);
+    case GemmActivation::kSiLU: return x / (1.f + std::exp(-x));
+    case GemmActivation::kHardSwish: return x * std::min(1.f, std::max(0.f, x / 6.f + 0.5f));
+    case GemmActivation::kGelu:
+      if (ep.p0 != 0.f) return 0.5f * x * (1.f + std::tanh(0.7978845608028654f * (x + 0.044715f * x * x * x)));
+      return 0.5f * x * (1.f + std::erf(x * 0.7071067811865476f));
+  }
+  return x;
+}
+
+// Runs the block [m0, m1) x [n0, n1) of C on the calling thread.
+void runBlock(const Isa& I, int64_t M, int64_t N, int64_t K, const ASource& a, const BSource& b, float alpha,
+              float beta, float* C, int64_t ldc, const GemmEpilogue& ep, int64_t m0, int64_t m1, int64_t n0,
+              int64_t n1) {
+  const int mr = I.mr, nr = I.nr;
+  const int64_t kc = a.packed ? a.packed->kc : b.packed ? b.packed->kc : kKc;
+  float lo = 0.f, hi = 0.f;
+  const bool clamp = clampActivation(ep, lo, hi);
+  const bool post = ep.act != GemmActivation::kNone && !clamp;
+  const int64_t mPad = roundUp(M, mr), nPad = roundUp(N, nr);
+  for (int64_t nb = n0; nb < n1; nb += kNc) {
+    const int64_t nl = std::min<int64_t>(kNc, n1 - nb);
+    for (int64_t k0 = 0; k0 < K; k0 += kc) {
+      const int64_t kl = std::min<int64_t>(kc, K - k0);
+      const bool first = k0 == 0, last = k0 + kl >= K;
+      const float* bp;
+      if (b.packed) {
+        bp = b.packed->data.get() + k0 * nPad + nb * kl;
+      } else {
+        float* buf = tlsB.get(size_t(roundUp(nl, nr) * kl));
+        b.packer->pack(k0, kl, nb, nl, nr, buf);
+        bp = buf;
+      }
+      for (int64_t mb = m0; mb < m1; mb += kMc) {
+        const int64_t ml = std::min<int64_t>(kMc, m1 - mb);
+        const float* ap;
+        if (a.packed) {
+          ap = a.packed->data.get() + k0 * mPad + mb * kl;
+        } else {
+          float* buf = tlsA.get(size_t(roundUp(ml, mr) * kl));
+          packAPanels(a.trans, a.p, a.ld, mb, ml, k0, kl, mr, buf);
+          ap = buf;
+        }
+        for (int64_t j = 0; j < nl; j += nr) {
+          const int cols = int(std::min<int64_t>(nr, nl - j));
+          const int64_t col = nb + j;
+          for (int64_t i = 0; i < ml; i += mr) {
+            const int rows = int(std::min<int64_t>(mr, ml - i));
+            const int64_t row = mb + i;
+            TileArgs t;
+            t.alpha = alpha;
+            t.beta = first ? beta : 1.f;
+            t.loadC = !first || beta != 0.f;
+            if (last) {
+              if (ep.biasKind == GemmBias::kPerRow) t.rowBias = ep.bias + row;
+              if (ep.biasKind == GemmBias::kPerCol) t.colBias = ep.bias + col;
+              if (ep.residual) {
+                t.res = ep.residual + row * ep.ldr + col;
+                t.ldr = ep.ldr;
+              }
+              t.clamp = clamp;
+              t.lo = lo;
+              t.hi = hi;
+            }
+            float* c = C + row * ldc + col;
+            I.kernel(kl, ap + i * kl, bp + j * kl, c, ldc, rows, cols, t);
+            if (last && post) activateBlock(ep, c, ldc, rows, cols);
+          }
+        }
+      }
+    }
+  }
+}
+
+void driver(int64_t M, int64_t N, int64_t K, const ASource& a, const BSource& b, float alpha, float beta, float* C,
+            int64_t ldc, const GemmEpilogue& ep, ThreadPool* pool) {
+  if (M <= 0 || N <= 0) return;
+  const Isa& I = isa();
+  if (K <= 0) {  // no product: C = beta * C, then the epilogue
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n) C[m * ldc + n] = beta == 0.f ? 0.f : beta * C[m * ldc + n];
+    applyGemmEpilogue(ep, C, ldc, M, N);
+    return;
+  }
+  const int64_t tilesM = (M + I.mr - 1) / I.mr, tilesN = (N + I.nr - 1) / I.nr;
+  int threads = pool ? pool->size() : 1;
+  // Below ~1 MFLOP a second thread costs more in wake-up than it saves.
+  if (M * N * K < (int64_t{1} << 19)) threads = 1;
+  threads = int(std::min<int64_t>(threads, tilesM * tilesN));
+  // One block of C per thread: the grid tm x tn with the smallest largest block.
+  int bestTm = 1;
+  int64_t bestCost = INT64_MAX;
+  for (int tm = 1; tm <= threads; ++tm) {
+    if (threads % tm) continue;
+    const int tn = threads / tm;
+    const int64_t cost = ((tilesM + tm - 1) / tm) * ((tilesN + tn - 1) / tn) * 64 +
+                         (a.packed ? 0 : tn) + (b.packed ? 0 : tm);  // ties: less repeated packing
+    if (cost < bestCost) {
+      bestCost = cost;
+      bestTm = tm;
+    }
+  }
+  const int tm = bestTm, tn = threads / tm;
+  auto block = [&](int64_t t) {
+    const int64_t bi = t / tn, bj = t % tn;
+    const int64_t pm = (tilesM + tm - 1) / tm, pn = (tilesN + tn - 1) / tn;
+    const int64_t m0 = std::min(M, bi * pm * I.mr), m1 = std::min(M, (bi + 1) * pm * I.mr);
+    const int64_t n0 = std::min(N, bj * pn * I.nr), n1 = std::min(N, (bj + 1) * pn * I.nr);
+    if (m0 < m1 && n0 < n1) runBlock(I, M, N, K, a, b, alpha, beta, C, ldc, ep, m0, m1, n0, n1);
+  };
+  if (threads <= 1) {
+    block(0);
+    return;
+  }
+  pool->parallelFor(threads, [&](int64_t t0, int64_t t1) {
+    for (int64_t t = t0; t < t1; ++t) block(t);
+  });
+}
+
+}  // namespace
+
+bool clampActivation(const GemmEpilogue& ep, float& lo, float& hi) {
+  if (ep.act == GemmActivation::kRelu) {
+    lo = 0.f;
+    hi = INFINITY;
+    return true;
+  }
+  if (ep.act == GemmActivation::kClip) {
+    lo = ep.p0;
+    hi = ep.p1;
+    return true;
+  }
+  return false;
+}
+
+void activateBlock(const GemmEpilogue& ep, float* c, int64_t ldc, int64_t rows, int64_t cols) {
+  for (int64_t r = 0; r < rows; ++r) {
+    float* cr = c + r * ldc;
+    for (int64_t j = 0; j < cols; ++j) cr[j] = actScalar(ep, cr[j]);
+  }
+}
+
+void gemmPackedA(const PackedA& A, int64_t N, const BPacker& b, float alpha, float beta, float* C, int64_t ldc,
+                 const GemmEpilogue& ep, ThreadPool* pool) {
+  ASource as;
+  as.packed = &A;
+  BSource bs;
+  bs.packer = &b;
+  driver(A.M, N, A.K, as, bs, alpha, beta, C, ldc, ep, pool);
+}
+
+}  // namespace gemm
+
+using namespace gemm;
+
+void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
+           const float* B, int64_t ldb, float beta, float* C, int64_t ldc, ThreadPool* pool) {
+  ASource as{nullptr, transA, A, lda};
+  RawBPacker bp(transB, B, ldb);
+  BSource bs{nullptr, &bp};
+  driver(M, N, K, as, bs, alpha, beta, C, ldc, GemmEpilogue{}, pool);
+}
+
+PackedB packB(bool transB, int64_t K, int64_t N, const float* B, int64_t ldb) {
+  const Isa& I = isa();
+  PackedB p;
+  p.K = K;
+  p.N = N;
+  p.nr = I.nr;
+  p.kc = kKc;
+  const int64_t nPad = roundUp(std::max<int64_t>(N, 1), I.nr);
+  p.data = std::shared_ptr<float[]>(new float[std::max<int64_t>(K, 1) * nPad]);
+  for (int64_t k0 = 0; k0 < K; k0 += kKc) {
+    const int64_t kl = std::min<int64_t>(kKc, K - k0);
+    packBPanels(transB, B, ldb, k0, kl, 0, N, I.nr, p.data.get() + k0 * nPad);
+  }
+  return p;
+}
+
+PackedA packA(bool transA, int64_t M, int64_t K, const float* A, int64_t lda) {
+  const Isa& I = isa();
+  PackedA p;
+  p.M = M;
+  p.K = K;
+  p.mr = I.mr;
+  p.kc = kKc;
+  const int64_t mPad = roundUp(std::max<int64_t>(M, 1), I.mr);
+  p.data = std::shared_ptr<float[]>(new float[std::max<int64_t>(K, 1) * mPad]);
+  for (int64_t k0 = 0; k0 < K; k0 += kKc) {
+    const int64_t kl = std::min<int64_t>(kKc, K - k0);
+    packAPanels(transA, A, lda, 0, M, k0, kl, I.mr, p.data.get() + k0 * mPad);
+  }
+  return p;
+}
+
+void sgemmPacked(bool transA, int64_t M, const float* A, int64_t lda, const PackedB& B, float alpha, float beta,
+                 float* C, int64_t ldc, const GemmEpilogue& ep, ThreadPool* pool) {
+  ASource as{nullptr, transA, A, lda};
+  BSource bs{&B, nullptr};
+  driver(M, B.N, B.K, as, bs, alpha, beta, C, ldc, ep, pool);
+}
+
+void sgemmPackedA(const PackedA& A, bool transB, int64_t N, const float* B, int64_t ldb, float alpha, float beta,
+                  float* C, int64_t ldc, const GemmEpilogue& ep, ThreadPool* pool) {
+  RawBPacker bp(transB, B, ldb);
+  gemmPackedA(A, N, bp, alpha, beta, C, ldc, ep, pool);
+}
+
+void applyGemmEpilogue(const GemmEpilogue& ep, float* C, int64_t ldc, int64_t M, int64_t N, int64_t rowOffset,
+                       int64_t colOffset) {
+  if (ep.biasKind == GemmBias::kNone && !ep.residual && ep.act == GemmActivation::kNone) return;
+  for (int64_t m = 0; m < M; ++m) {
+    float* c = C + m * ldc;
+    const float rb = ep.biasKind == GemmBias::kPerRow ? ep.bias[rowOffset + m] : 0.f;
+    const float* cb = ep.biasKind == GemmBias::kPerCol ? ep.bias + colOffset : nullptr;
+    const float* res = ep.residual ? ep.residual + (rowOffset + m) * ep.ldr + colOffset : nullptr;
+    for (int64_t n = 0; n < N; ++n) {
+      float v = c[n] + rb;
+      if (cb) v += cb[n];
+      if (res) v += res[n];
+      c[n] = v;
+    }
+    if (ep.act != GemmActivation::kNone) activateBlock(ep, c, ldc, 1, N);
+  }
+}
+
+const char* sgemmIsa() { return isa().name; }
+
+}  // namespace oinfer
