@@ -21,6 +21,15 @@ Models:
                        encoder block, opset 17, dynamic batch and seq; data sets
                        at (1, 8) and (2, 13)
   sym_two_inputs       two inputs sharing the symbol "N" (for input-check tests)
+  control_flow         If (outer-scope weight), Loop (trip count input, carried
+                       value, scan output, a nested If reading the loop's
+                       carried value from two scopes up), Scan (running sum
+                       over rows), sequences (SplitToSequence, SequenceInsert,
+                       SequenceAt, SequenceLength, ConcatFromSequence) and
+                       Optional*; opset 18, dynamic N; data sets cover both
+                       branches, zero and several loop trips
+
+Run one model only:  .venv/bin/python scripts/gen_test_models.py control_flow
 
 resnet_bn also has test_data_set_fetch: the same input with output_0.pb the
 intermediate tensor FETCH_NAME (reference from a copy of the model that exposes
@@ -280,6 +289,86 @@ def sym_two_inputs():
     return m, sets
 
 
+def control_flow():
+    b = Builder(7)
+    f32 = TensorProto.FLOAT
+    vi = helper.make_tensor_value_info
+    b.init("w", b.small((4,), 1.0))
+    b.init("one", np.array(1.0, np.float32))
+    b.init("half", np.array(0.5, np.float32))
+    b.init("two", np.array(2, np.int64))
+    b.init("zero_i", np.array(0, np.int64))
+    b.init("split_axis0", np.array(1, np.int64))
+
+    # If: flag ? x * w : x + 1   (w and x from the outer scope)
+    then_g = helper.make_graph([helper.make_node("Mul", ["x", "w"], ["t_out"])], "then_g", [],
+                               [vi("t_out", f32, None)])
+    else_g = helper.make_graph([helper.make_node("Add", ["x", "one"], ["e_out"])], "else_g", [],
+                               [vi("e_out", f32, None)])
+    b.nodes.append(helper.make_node("If", ["flag"], ["y"], name="if_top", then_branch=then_g, else_branch=else_g))
+
+    # Loop n times: acc = acc + x * i; then a nested If halves acc on odd i.
+    # Scan output: sum of acc per iteration.
+    inner_then = helper.make_graph([helper.make_node("Identity", ["acc_new"], ["it_out"])], "inner_then", [],
+                                   [vi("it_out", f32, None)])
+    inner_else = helper.make_graph([helper.make_node("Mul", ["acc_new", "half"], ["ie_out"])], "inner_else", [],
+                                   [vi("ie_out", f32, None)])
+    body = helper.make_graph(
+        [helper.make_node("Cast", ["i"], ["i_f"], to=f32),
+         helper.make_node("Mul", ["x", "i_f"], ["xi"]),
+         helper.make_node("Add", ["acc", "xi"], ["acc_new"]),
+         helper.make_node("Mod", ["i", "two"], ["i_mod"]),
+         helper.make_node("Equal", ["i_mod", "zero_i"], ["even"]),
+         helper.make_node("If", ["even"], ["acc_out"], name="if_inner", then_branch=inner_then,
+                          else_branch=inner_else),
+         helper.make_node("ReduceSum", ["acc_out"], ["acc_sum"], keepdims=0),
+         helper.make_node("Identity", ["cond_in"], ["cond_out"])],
+        "loop_body",
+        [vi("i", TensorProto.INT64, []), vi("cond_in", TensorProto.BOOL, []), vi("acc", f32, None)],
+        [vi("cond_out", TensorProto.BOOL, []), vi("acc_out", f32, None), vi("acc_sum", f32, [])])
+    b.nodes.append(helper.make_node("Loop", ["n", "", "y"], ["loop_acc", "loop_sums"], name="loop", body=body))
+
+    # Scan over the rows of x: running sum, plus each step's state scaled by w.
+    scan_body = helper.make_graph(
+        [helper.make_node("Add", ["s", "row"], ["s_out"]),
+         helper.make_node("Mul", ["s_out", "w"], ["scan_out"])],
+        "scan_body", [vi("s", f32, [4]), vi("row", f32, [4])],
+        [vi("s_out", f32, [4]), vi("scan_out", f32, [4])])
+    b.init("s0", np.zeros(4, np.float32))
+    b.nodes.append(helper.make_node("Scan", ["s0", "x"], ["scan_state", "scan_rows"], name="scan", body=scan_body,
+                                    num_scan_inputs=1))
+
+    # Sequences: split x into rows, append y's first row, concatenate back.
+    b.node("SplitToSequence", ["x", "split_axis0"], out="rows", axis=0)
+    b.node("Slice", ["y", "zero_1", "one_1", "zero_1"], out="y_row0")
+    b.init("zero_1", np.array([0], np.int64))
+    b.init("one_1", np.array([1], np.int64))
+    b.node("SequenceInsert", ["rows", "y_row0"], out="rows_plus")
+    b.node("ConcatFromSequence", ["rows_plus"], out="seq_cat", axis=0)
+    b.node("SequenceLength", ["rows_plus"], out="seq_len")
+    b.init("minus_one", np.array(-1, np.int64))
+    b.node("SequenceAt", ["rows_plus", "minus_one"], out="seq_last")
+
+    # Optional of x: has-element and get-element.
+    b.node("Optional", ["x"], out="opt_x")
+    b.node("OptionalHasElement", ["opt_x"], out="opt_has")
+    b.node("OptionalGetElement", ["opt_x"], out="opt_x_back")
+    b.node("Add", ["opt_x_back", "one"], out="opt_plus")
+
+    outputs = [vi("y", f32, ["N", 4]), vi("loop_acc", f32, ["N", 4]), vi("loop_sums", f32, ["T"]),
+               vi("scan_state", f32, [4]), vi("scan_rows", f32, ["N", 4]), vi("seq_cat", f32, ["M", 4]),
+               vi("seq_len", TensorProto.INT64, []), vi("seq_last", f32, [1, 4]),
+               vi("opt_has", TensorProto.BOOL, []), vi("opt_plus", f32, ["N", 4])]
+    m = b.model("control_flow",
+                [vi("x", f32, ["N", 4]), vi("n", TensorProto.INT64, []), vi("flag", TensorProto.BOOL, [])],
+                outputs, 18)
+    rng = np.random.default_rng(107)
+    sets = [[rng.standard_normal((3, 4)).astype(np.float32), np.array(4, np.int64), np.array(True)],
+            [rng.standard_normal((2, 4)).astype(np.float32), np.array(3, np.int64), np.array(False)],
+            [rng.standard_normal((5, 4)).astype(np.float32), np.array(0, np.int64), np.array(True)]]
+    return m, sets
+
+
 # ---- reference and output --------------------------------------------------
 
 def run_ort(model, feeds, optimize):
@@ -320,7 +409,7 @@ def write_model(name, model, sets):
     for k, inputs in enumerate(sets):
         outputs = reference(model, inputs)
         write_set(os.path.join(folder, f"test_data_set_{k}"), inputs, outputs)
-        stats = ", ".join(f"{o.shape} |max| {np.abs(o).max():.3g}" for o in outputs)
+        stats = ", ".join(f"{o.shape} |max| {(np.abs(o).max() if o.size else 0):.3g}" for o in outputs)
         print(f"{name} set {k}: {stats}")
     return folder
 
@@ -335,7 +424,13 @@ def write_fetch_set(folder, model, inputs, fetch_name):
 
 
 def main():
-    for fn in (resnet_bn, mobilenetv2, srcnn_fixed, srcnn_fixed_opset11, srcnn_dynamic, transformer_encoder, sym_two_inputs):
+    import sys
+    fns = (resnet_bn, mobilenetv2, srcnn_fixed, srcnn_fixed_opset11, srcnn_dynamic, transformer_encoder, sym_two_inputs,
+           control_flow)
+    only = set(sys.argv[1:])
+    for fn in fns:
+        if only and fn.__name__ not in only:
+            continue
         model, sets = fn()
         folder = write_model(fn.__name__, model, sets)
         if fn is resnet_bn:

@@ -6,4 +6,5 @@
 #include "oinfer/session.h"
 #include "oinfer/tensor.h"
 #include "oinfer/tensor_io.h"
+#include "oinfer/value.h"
 #include "oinfer/version.h"

@@ -61,6 +61,12 @@ class Session {
   std::vector<Tensor> run(const TensorMap& inputs);
   // Returns the named values (graph outputs or intermediates), in that order.
   std::vector<Tensor> run(const TensorMap& inputs, const std::vector<std::string>& outputNames);
+  // Runs the graph writing every graph output into `outputs` (resized to the
+  // number of outputs). An entry that is already a tensor of the output's
+  // dtype and shape is written in place; others are replaced. With the same
+  // input shapes as an earlier run and outputs reused, a run of a graph whose
+  // shapes are all known at plan time makes no heap allocation. Thread-safe.
+  void runInto(const TensorMap& inputs, std::vector<Tensor>& outputs);
 
   const Graph& graph() const;
   const SessionOptions& options() const;

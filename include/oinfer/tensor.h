@@ -158,6 +158,9 @@ class Tensor {
 
   // A view with another shape over the same storage (same element count).
   Tensor reshaped(std::vector<int64_t> shape) const;
+  // Makes this tensor that view in place, reusing this object's shape buffer
+  // (the runtime's per-run views then allocate nothing).
+  void assignView(const Tensor& base, const std::vector<int64_t>& shape);
   Tensor clone() const;
   // Copies the elements of `src` (same dtype and element count) into this.
   void copyFrom(const Tensor& src);

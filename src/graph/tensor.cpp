@@ -1,4 +1,5 @@
 #include "oinfer/tensor.h"
+#include "oinfer/value.h"
 
 #include <bit>
 #include <cmath>
@@ -206,6 +207,18 @@ Tensor Tensor::reshaped(std::vector<int64_t> shape) const {
   return t;
 }
 
+void Tensor::assignView(const Tensor& base, const std::vector<int64_t>& shape) {
+  int64_t n = numElements(shape);
+  if (n != base.numel_)
+    throw Error(ErrorCode::kShapeMismatch,
+                "cannot reshape " + shapeToString(base.shape_) + " to " + shapeToString(shape));
+  dtype_ = base.dtype_;
+  shape_.assign(shape.begin(), shape.end());
+  numel_ = n;
+  storage_ = base.storage_;
+  data_ = base.data_;
+}
+
 Tensor Tensor::clone() const {
   if (!defined()) return Tensor();
   Tensor t(dtype_, shape_);
@@ -246,6 +259,21 @@ std::vector<int64_t> Tensor::toInt64Vector() const {
       throw Error(ErrorCode::kTypeMismatch, std::string("expected an integer tensor, got ") + dataTypeName(dtype_));
   }
   return out;
+}
+
+}  // namespace oinfer
+
+namespace oinfer {
+
+std::string Value::describe() const {
+  switch (kind) {
+    case ValueKind::kTensor:
+      return tensor.defined() ? std::string("tensor ") + dataTypeName(tensor.dtype()) + " " + shapeToString(tensor.shape())
+                              : "undefined tensor";
+    case ValueKind::kSequence: return "sequence of " + std::to_string(sequence.size()) + " tensors";
+    case ValueKind::kOptional: return "empty optional";
+    default: return "map";
+  }
 }
 
 }  // namespace oinfer

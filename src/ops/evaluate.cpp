@@ -1,5 +1,6 @@
 #include "ops/evaluate.h"
 
+#include <functional>
 #include <set>
 
 namespace oinfer {
@@ -82,13 +83,22 @@ shape::InferHooks makeInferHooks(const Graph& g) {
 
 std::vector<std::string> Graph::unsupportedOps() const {
   std::set<std::string> missing;
-  for (const Node& n : nodes) {
-    if (findOpDef(*this, n)) continue;
-    const std::string dom = n.domain.empty() ? "ai.onnx" : n.domain;
-    std::string line = dom + "::" + n.opType + " (opset " + std::to_string(opset(n.domain)) + ")";
-    if (Registry::global().hasOp(n.domain, n.opType)) line += " [no version for this opset]";
-    missing.insert(line + ", e.g. node '" + n.name + "'");
-  }
+  // Subgraphs (If branches, Loop bodies...) use the model's opsets.
+  std::function<void(const std::vector<Node>&)> visit = [&](const std::vector<Node>& ns) {
+    for (const Node& n : ns) {
+      for (const auto& a : n.attributes) {
+        if (a.g) visit(a.g->nodes);
+        for (const auto& g : a.graphs)
+          if (g) visit(g->nodes);
+      }
+      if (findOpDef(*this, n)) continue;
+      const std::string dom = n.domain.empty() ? "ai.onnx" : n.domain;
+      std::string line = dom + "::" + n.opType + " (opset " + std::to_string(opset(n.domain)) + ")";
+      if (Registry::global().hasOp(n.domain, n.opType)) line += " [no version for this opset]";
+      missing.insert(line + ", e.g. node '" + n.name + "'");
+    }
+  };
+  visit(nodes);
   // One line per op: keep the first node named for each op.
   std::vector<std::string> out;
   std::string lastOp;

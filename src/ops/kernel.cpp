@@ -1,5 +1,7 @@
 #include "ops/kernel.h"
 
+#include <algorithm>
+
 namespace oinfer {
 
 void KernelInit::fail(const std::string& msg) const {
@@ -32,6 +34,32 @@ Tensor& KernelContext::allocateOutput(size_t i, const std::vector<int64_t>& shap
   if (dtype == DataType::kUndefined) fail("output " + std::to_string(i) + " has no data type");
   t = Tensor(dtype, shape);
   return t;
+}
+
+const Value& KernelContext::inputValue(size_t i) const {
+  static const Value kNone = Value::none();
+  if (i < inputValues_.size() && inputValues_[i]) return *inputValues_[i];
+  if (!hasInput(i)) return kNone;
+  fail("input " + std::to_string(i) + " is not available as a value");
+}
+
+Value& KernelContext::outputValue(size_t i) {
+  if (i < outputValues_.size() && outputValues_[i]) return *outputValues_[i];
+  fail("output " + std::to_string(i) + " is not available as a value");
+}
+
+std::vector<std::string> implicitInputs(const Node& node) {
+  std::vector<std::string> out;
+  auto add = [&](const Graph* g) {
+    if (!g) return;
+    for (const auto& n : g->outerScopeInputs)
+      if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  };
+  for (const auto& a : node.attributes) {
+    add(a.g.get());
+    for (const auto& g : a.graphs) add(g.get());
+  }
+  return out;
 }
 
 void KernelContext::fail(const std::string& msg) const {

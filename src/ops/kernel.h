@@ -15,9 +15,31 @@
 #include "oinfer/error.h"
 #include "oinfer/graph.h"
 #include "oinfer/tensor.h"
+#include "oinfer/value.h"
 #include "ops/cpu/thread_pool.h"
 
 namespace oinfer {
+
+// Runs a subgraph (a branch of If, the body of Loop / Scan / SequenceMap).
+// Made by the runtime on a kernel's request, once per kernel; the runtime
+// caches the subgraph's plans per input-shape signature, so a Loop whose
+// carried values keep their shapes plans its body once.
+class SubgraphRunner {
+ public:
+  virtual ~SubgraphRunner() = default;
+  // `formal`: the body's inputs in order; `implicit`: the values of the
+  // owning node's implicitInputs(), in that order (the runner picks the ones
+  // its body reads). Returns the body's outputs in order; they never alias the
+  // runner's internal buffers.
+  virtual std::vector<Value> run(const std::vector<const Value*>& formal,
+                                 const std::vector<const Value*>& implicit) = 0;
+};
+using SubgraphFactory = std::function<std::unique_ptr<SubgraphRunner>(const Graph& body)>;
+
+// The outer-scope values a node's subgraphs read (every graph attribute's
+// outerScopeInputs, first occurrence order). The runtime passes them to the
+// kernel as extra inputs after the node's own, in this order.
+std::vector<std::string> implicitInputs(const Node& node);
 
 struct KernelInit {
   const Node& node;
@@ -25,6 +47,9 @@ struct KernelInit {
   std::vector<const ValueInfo*> inputs;    // nullptr for an absent optional input
   std::vector<const Tensor*> constInputs;  // value when the input is constant, else nullptr
   std::vector<const ValueInfo*> outputs;   // nullptr for an unused optional output
+  // Set by the runtime: makes runners for subgraph attributes. Absent during
+  // constant folding (control-flow kernels then decline to be made).
+  const SubgraphFactory* subgraphs = nullptr;
 
   bool hasInput(size_t i) const { return i < inputs.size() && inputs[i] != nullptr; }
   const Tensor* constInput(size_t i) const { return i < constInputs.size() ? constInputs[i] : nullptr; }
@@ -45,6 +70,11 @@ class KernelContext {
   // not see (NonZero, Unique...): allocates output i with this shape. When the
   // output was already planned, checks the shape matches and returns it.
   Tensor& allocateOutput(size_t i, const std::vector<int64_t>& shape, DataType dtype = DataType::kUndefined);
+  // Non-tensor values (sequences, optionals): every input/output as a Value.
+  // inputValue(i) of a tensor input is that tensor; an absent input is an
+  // empty optional. Writing outputValue(i) sets a sequence or optional output.
+  const Value& inputValue(size_t i) const;
+  Value& outputValue(size_t i);
   ThreadPool& pool() const { return *pool_; }
   const Node& node() const { return *node_; }
   [[noreturn]] void fail(const std::string& msg) const;
@@ -55,6 +85,14 @@ class KernelContext {
   std::vector<const Tensor*> inputs_;
   std::vector<Tensor*> outputs_;
   std::vector<DataType> outputTypes_;  // planned dtype, used by allocateOutput
+  // CUDA kernels only (src/ops/cuda/cuda_kernel.h): the run's cudaStream_t and
+  // its cuda::CudaContext*; null for CPU kernels.
+  void* stream_ = nullptr;
+  void* deviceCtx_ = nullptr;
+  // Parallel to inputs_/outputs_ when the runtime runs values (may be empty
+  // for tensor-only callers such as constant folding and OpTester).
+  std::vector<const Value*> inputValues_;
+  std::vector<Value*> outputValues_;
 };
 
 class Kernel {

@@ -6,10 +6,11 @@
 //   kWeight    an initializer, shared with the Graph
 //   kConstant  a value folded at plan time (Constant, Shape chains ...)
 //   kArena     an activation at a planned offset in the run's arena
-//   kOwned     allocated per run: values handed back to the caller (graph
-//              outputs, fetched intermediates, which are therefore never
-//              overwritten), and outputs of steps whose shapes are only known
-//              at run time (data-dependent)
+//   kOwned     allocated per run (or given by the caller): values handed back
+//              to the caller (graph outputs, fetched intermediates, which are
+//              therefore never overwritten), outputs of steps whose shapes are
+//              only known at run time (data-dependent), and non-tensor values
+//              (sequences, optionals)
 //   kView      a reinterpretation of another slot's buffer (Reshape-likes)
 //
 // Kernels are made per ExecContext (arena + kernels), and a Session keeps a
@@ -47,7 +48,7 @@ struct Step {
   size_t nodeIndex = 0;  // position in the sorted graph (profiling key)
   const OpDef* def = nullptr;
   int64_t opset = 0;
-  std::vector<int> in, out;  // slot ids, -1 for absent
+  std::vector<int> in, out;  // slot ids, -1 for absent; `in` ends with the node's implicit (outer-scope) inputs
   bool view = false;
   bool dynamic = false;  // output shapes resolved at run time
 };
@@ -56,6 +57,10 @@ struct ExecContext {
   std::shared_ptr<void> arena;
   uint8_t* arenaData = nullptr;
   std::vector<std::unique_ptr<Kernel>> kernels;  // per step (null for views)
+  std::vector<Value> values;                     // per slot
+  std::vector<KernelContext> kctx;               // per step, bound to `values` once
+  std::vector<uint8_t> provided;                 // per slot: the caller gave this run's buffer
+  std::vector<double> times;                     // per step, when profiling
 };
 
 struct Plan {
@@ -63,7 +68,14 @@ struct Plan {
   std::unordered_map<std::string, int> slotOf;
   std::vector<Step> steps;
   std::vector<int> results;  // requested values, in request order
+  std::vector<int> inputSlots;  // per executor input
   MemoryStats stats;
+
+  // The cache key: input kinds, dtypes, shapes and the fetch list.
+  std::vector<ValueKind> keyKinds;
+  std::vector<DataType> keyTypes;
+  std::vector<std::vector<int64_t>> keyShapes;
+  std::vector<std::string> fetch;
 
   std::mutex poolMu;
   std::vector<std::unique_ptr<ExecContext>> freeContexts;

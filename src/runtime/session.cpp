@@ -9,14 +9,13 @@
 #include <new>
 
 #include "graph/passes/passes.h"
-#include "ops/evaluate.h"
-#include "runtime/memory_planner.h"
+#include "runtime/executor.h"
 #include "runtime/plan.h"
-#include "shape/infer.h"
 
 namespace oinfer {
 
 using runtime::ExecContext;
+using runtime::Executor;
 using runtime::Plan;
 using runtime::Slot;
 using runtime::SlotKind;
@@ -36,25 +35,18 @@ struct Session::Impl {
   Graph graph;
   SessionOptions options;
   std::unique_ptr<ThreadPool> pool;
-
-  std::mutex planMu;
-  std::unordered_map<std::string, std::shared_ptr<Plan>> plans;
-  MemoryStats lastStats;
-
-  mutable std::mutex profMu;
-  std::vector<NodeProfile> prof;  // by node index
+  std::unique_ptr<runtime::Executor> exec;
+  std::vector<std::string> outputNames;
+  // Per graph input and dim: the index of its symbol in a run's symbol table, or -1.
+  std::vector<std::vector<int>> symbolIds;
+  std::vector<std::string> symbolNames;
 
   void checkInputs(const TensorMap& inputs) const;
-  std::string signature(const TensorMap& inputs, const std::vector<std::string>& fetch) const;
-  std::shared_ptr<Plan> getPlan(const std::map<std::string, std::vector<int64_t>>& shapes,
-                                const std::vector<std::string>& fetch, const std::string& sig);
-  std::shared_ptr<Plan> makePlan(const std::map<std::string, std::vector<int64_t>>& shapes,
-                                 const std::vector<std::string>& fetch);
-  std::unique_ptr<ExecContext> makeContext(const Plan& plan);
-  std::vector<Tensor> execute(Plan& plan, ExecContext& ctx, const TensorMap& inputs);
+  std::shared_ptr<Plan> planFor(const TensorMap& inputs, const std::vector<std::string>& fetch);
 };
 
 // ---- input checks -----------------------------------------------------------
+// Allocation-free on success: a run with valid inputs must not touch the heap.
 
 void Session::Impl::checkInputs(const TensorMap& inputs) const {
   for (const auto& [name, t] : inputs) {
@@ -67,8 +59,23 @@ void Session::Impl::checkInputs(const TensorMap& inputs) const {
                   "unknown input '" + name + "'; the model's inputs are " + (names.empty() ? "(none)" : names));
     }
   }
-  std::map<std::string, std::pair<int64_t, std::string>> symbols;  // symbol -> (value, input that set it)
-  for (const auto& in : graph.inputs) {
+  constexpr size_t kInline = 64;
+  int64_t inlineVals[kInline];
+  int inlineSetBy[kInline];
+  std::vector<int64_t> heapVals;
+  std::vector<int> heapSetBy;
+  int64_t* symVal = inlineVals;
+  int* symSetBy = inlineSetBy;
+  if (symbolNames.size() > kInline) {
+    heapVals.resize(symbolNames.size());
+    heapSetBy.resize(symbolNames.size());
+    symVal = heapVals.data();
+    symSetBy = heapSetBy.data();
+  }
+  for (size_t s = 0; s < symbolNames.size(); ++s) symSetBy[s] = -1;
+
+  for (size_t k = 0; k < graph.inputs.size(); ++k) {
+    const ValueInfo& in = graph.inputs[k];
     auto it = inputs.find(in.name);
     if (it == inputs.end()) throw Error(ErrorCode::kInvalidArgument, "missing input '" + in.name + "'");
     const Tensor& t = it->second;
@@ -85,305 +92,37 @@ void Session::Impl::checkInputs(const TensorMap& inputs) const {
       throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "': rank " + std::to_string(t.rank()) +
                                                    " (shape " + shapeToString(t.shape()) + "), model expects rank " +
                                                    std::to_string(in.shape.size()) + " (" + shapeToString(in.shape) + ")");
-    for (size_t k = 0; k < in.shape.size(); ++k) {
-      const Dim& d = in.shape[k];
-      const int64_t v = t.dim(k);
-      if (d.isStatic()) {
-        if (v != d.value)
-          throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "': dimension " + std::to_string(k) + " is " +
-                                                       std::to_string(v) + ", model expects " + std::to_string(d.value));
-      } else if (!d.symbol.empty()) {
-        auto [s, inserted] = symbols.emplace(d.symbol, std::make_pair(v, in.name));
-        if (!inserted && s->second.first != v)
-          throw Error(ErrorCode::kInvalidArgument,
-                      "input '" + in.name + "': dimension " + std::to_string(k) + " ('" + d.symbol + "') is " +
-                          std::to_string(v) + ", but input '" + s->second.second + "' set '" + d.symbol + "' to " +
-                          std::to_string(s->second.first));
-      }
-    }
-  }
-}
-
-std::string Session::Impl::signature(const TensorMap& inputs, const std::vector<std::string>& fetch) const {
-  std::string sig;
-  for (const auto& in : graph.inputs) {
-    for (int64_t d : inputs.at(in.name).shape()) sig += std::to_string(d) + ",";
-    sig += ";";
-  }
-  sig += "|";
-  for (const auto& f : fetch) sig += f + ";";
-  return sig;
-}
-
-// ---- planning -------------------------------------------------------------
-
-std::shared_ptr<Plan> Session::Impl::getPlan(const std::map<std::string, std::vector<int64_t>>& shapes,
-                                             const std::vector<std::string>& fetch, const std::string& sig) {
-  std::lock_guard<std::mutex> lock(planMu);
-  auto it = plans.find(sig);
-  if (it != plans.end()) return it->second;
-  auto plan = makePlan(shapes, fetch);
-  lastStats = plan->stats;
-  plans.emplace(sig, plan);
-  return plan;
-}
-
-std::shared_ptr<Plan> Session::Impl::makePlan(const std::map<std::string, std::vector<int64_t>>& shapes,
-                                              const std::vector<std::string>& fetch) {
-  auto plan = std::make_shared<Plan>();
-  // 1. Types and values for these concrete input shapes.
-  shape::InferState st;
-  shape::seedState(graph, st);
-  for (const auto& in : graph.inputs) {
-    ValueInfo v = in;
-    v.hasShape = true;
-    v.shape = toShape(shapes.at(in.name));
-    st.types[in.name] = v;
-  }
-  shape::SymbolGenerator symbols;
-  shape::inferNodes(graph, st, makeInferHooks(graph), symbols, /*fold=*/true);
-
-  auto addSlot = [&](const std::string& name) -> int {
-    auto it = plan->slotOf.find(name);
-    if (it != plan->slotOf.end()) return it->second;
-    Slot s;
-    s.name = name;
-    auto t = st.types.find(name);
-    if (t != st.types.end()) s.type = t->second;
-    s.staticShape = s.type.hasShape && isStatic(s.type.shape);
-    if (s.staticShape) s.shape = toStatic(s.type.shape);
-    plan->slots.push_back(std::move(s));
-    plan->slotOf[name] = static_cast<int>(plan->slots.size() - 1);
-    return static_cast<int>(plan->slots.size() - 1);
-  };
-
-  for (const auto& in : graph.inputs) plan->slots[addSlot(in.name)].kind = SlotKind::kInput;
-  for (const auto& [name, t] : graph.initializers) {
-    Slot& s = plan->slots[addSlot(name)];
-    s.kind = SlotKind::kWeight;
-    s.value = t;
-  }
-
-  // 2. Steps: every node not folded away.
-  for (size_t ni = 0; ni < graph.nodes.size(); ++ni) {
-    const Node& node = graph.nodes[ni];
-    bool allFolded = true;
-    for (const auto& o : node.outputs)
-      if (!o.empty() && !st.values.count(o)) allFolded = false;
-    if (allFolded) {
-      for (const auto& o : node.outputs) {
-        if (o.empty()) continue;
-        Slot& s = plan->slots[addSlot(o)];
-        s.kind = SlotKind::kConstant;
-        s.value = st.values[o];
-      }
-      continue;
-    }
-    Step step;
-    step.node = &node;
-    step.nodeIndex = ni;
-    step.def = findOpDef(graph, node);
-    step.opset = graph.opset(node.domain);
-    for (const auto& i : node.inputs) {
-      if (i.empty()) {
-        step.in.push_back(-1);
+    for (size_t d = 0; d < in.shape.size(); ++d) {
+      const Dim& dim = in.shape[d];
+      const int64_t v = t.dim(d);
+      if (dim.isStatic()) {
+        if (v != dim.value)
+          throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "': dimension " + std::to_string(d) + " is " +
+                                                       std::to_string(v) + ", model expects " + std::to_string(dim.value));
         continue;
       }
-      auto it = plan->slotOf.find(i);
-      if (it == plan->slotOf.end())
-        throw Error(ErrorCode::kInvalidModel, node.describe() + ": input '" + i + "' is not produced by any node");
-      step.in.push_back(it->second);
-    }
-    step.view = step.def->viewOfInput >= 0;
-    for (const auto& o : node.outputs) {
-      if (o.empty()) {
-        step.out.push_back(-1);
-        continue;
-      }
-      int id = addSlot(o);
-      Slot& s = plan->slots[id];
-      if (s.type.kind != ValueKind::kTensor)
-        throw Error(ErrorCode::kNotImplemented, node.describe() + ": output '" + o + "' is not a tensor");
-      if (!s.staticShape) step.dynamic = true;
-      step.out.push_back(id);
-    }
-    for (int id : step.out) {
-      if (id < 0) continue;
-      Slot& s = plan->slots[id];
-      if (step.view) {
-        s.kind = SlotKind::kView;
-        s.viewBase = step.in[step.def->viewOfInput];
-      } else {
-        s.kind = step.dynamic ? SlotKind::kOwned : SlotKind::kArena;
+      const int sid = symbolIds[k][d];
+      if (sid < 0) continue;
+      if (symSetBy[sid] < 0) {
+        symSetBy[sid] = static_cast<int>(k);
+        symVal[sid] = v;
+      } else if (symVal[sid] != v) {
+        throw Error(ErrorCode::kInvalidArgument,
+                    "input '" + in.name + "': dimension " + std::to_string(d) + " ('" + dim.symbol + "') is " +
+                        std::to_string(v) + ", but input '" + graph.inputs[symSetBy[sid]].name + "' set '" +
+                        dim.symbol + "' to " + std::to_string(symVal[sid]));
       }
     }
-    plan->steps.push_back(std::move(step));
   }
-
-  // 3. Requested values.
-  for (const auto& f : fetch) {
-    auto it = plan->slotOf.find(f);
-    if (it == plan->slotOf.end()) throw Error(ErrorCode::kInvalidArgument, "unknown output '" + f + "'");
-    plan->results.push_back(it->second);
-    Slot& s = plan->slots[it->second];
-    if (s.kind == SlotKind::kArena) s.kind = SlotKind::kOwned;
-  }
-
-  // 4. Lifetimes of arena buffers. Reads through a view count as reads of its root.
-  const int numSteps = static_cast<int>(plan->steps.size());
-  auto root = [&](int id) {
-    while (plan->slots[id].kind == SlotKind::kView) id = plan->slots[id].viewBase;
-    return id;
-  };
-  std::vector<int> first(plan->slots.size(), -1), last(plan->slots.size(), -1);
-  for (int si = 0; si < numSteps; ++si) {
-    const Step& step = plan->steps[si];
-    for (int id : step.out)
-      if (id >= 0 && first[id] < 0) first[id] = last[id] = si;
-    for (int id : step.in)
-      if (id >= 0) {
-        int r = root(id);
-        last[r] = std::max(last[r], si);
-      }
-  }
-  for (int id : plan->results) {
-    int r = root(id);
-    last[r] = numSteps;  // results are copied out after the last step
-  }
-  std::vector<BufferRequest> reqs;
-  std::vector<int> reqSlot;
-  for (size_t id = 0; id < plan->slots.size(); ++id) {
-    Slot& s = plan->slots[id];
-    if (s.kind != SlotKind::kArena) continue;
-    s.bytes = static_cast<size_t>(numElements(s.shape)) * dataTypeSize(s.type.dtype);
-    reqs.push_back({s.bytes, first[id], std::max(first[id], last[id])});
-    reqSlot.push_back(static_cast<int>(id));
-  }
-  MemoryPlan mp = planMemory(reqs);
-  for (size_t k = 0; k < reqs.size(); ++k) plan->slots[reqSlot[k]].offset = mp.offsets[k];
-  plan->stats.arenaBytes = mp.arenaBytes;
-  plan->stats.lowerBoundBytes = mp.lowerBound;
-  plan->stats.weightBytes = graph.weightBytes();
-  spdlog::debug("plan: {} steps, arena {} bytes (lower bound {})", plan->steps.size(), mp.arenaBytes, mp.lowerBound);
-  return plan;
 }
 
-std::unique_ptr<ExecContext> Session::Impl::makeContext(const Plan& plan) {
-  auto ctx = std::make_unique<ExecContext>();
-  const size_t bytes = std::max<size_t>(plan.stats.arenaBytes, 64);
-  void* p = ::operator new[](bytes, std::align_val_t(64));
-  ctx->arena = std::shared_ptr<void>(p, [](void* q) { ::operator delete[](q, std::align_val_t(64)); });
-  ctx->arenaData = static_cast<uint8_t*>(p);
-  ctx->kernels.resize(plan.steps.size());
-  for (size_t si = 0; si < plan.steps.size(); ++si) {
-    const Step& step = plan.steps[si];
-    if (step.view) continue;
-    KernelInit init{*step.node, step.opset, {}, {}, {}};
-    for (int id : step.in) {
-      if (id < 0) {
-        init.inputs.push_back(nullptr);
-        init.constInputs.push_back(nullptr);
-        continue;
-      }
-      const Slot& s = plan.slots[id];
-      init.inputs.push_back(&s.type);
-      init.constInputs.push_back(s.kind == SlotKind::kWeight || s.kind == SlotKind::kConstant ? &s.value : nullptr);
-    }
-    for (int id : step.out) init.outputs.push_back(id < 0 ? nullptr : &plan.slots[id].type);
-    if (!step.def->cpu)
-      throw Error(ErrorCode::kUnsupportedOp, step.node->describe() + ": no CPU kernel");
-    ctx->kernels[si] = step.def->cpu(init);
-  }
-  return ctx;
-}
-
-// ---- execution ---------------------------------------------------------------
-
-std::vector<Tensor> Session::Impl::execute(Plan& plan, ExecContext& ctx, const TensorMap& inputs) {
-  std::vector<Tensor> values(plan.slots.size());
-  for (size_t id = 0; id < plan.slots.size(); ++id) {
-    const Slot& s = plan.slots[id];
-    switch (s.kind) {
-      case SlotKind::kInput: values[id] = inputs.at(s.name); break;
-      case SlotKind::kWeight:
-      case SlotKind::kConstant: values[id] = s.value; break;
-      case SlotKind::kArena:
-        values[id] = Tensor::share(s.type.dtype, s.shape, ctx.arena, ctx.arenaData + s.offset);
-        break;
-      case SlotKind::kOwned:
-        if (s.staticShape) values[id] = Tensor(s.type.dtype, s.shape);
-        break;
-      case SlotKind::kView: break;
-    }
-  }
-
-  KernelContext kctx;
-  kctx.pool_ = pool.get();
-  const bool profiling = options.profiling;
-  std::vector<double> times(profiling ? plan.steps.size() : 0);
-  for (size_t si = 0; si < plan.steps.size(); ++si) {
-    const Step& step = plan.steps[si];
-    auto t0 = std::chrono::steady_clock::now();
-    if (step.dynamic) {
-      // Shapes depend on values only known now: re-run the shape function with every input known.
-      shape::InferState local;
-      for (size_t i = 0; i < step.in.size(); ++i) {
-        if (step.in[i] < 0) continue;
-        const Tensor& t = values[step.in[i]];
-        const std::string& name = step.node->inputs[i];
-        local.types[name] = shape::valueInfoOf(name, t);
-        local.types[name].kind = plan.slots[step.in[i]].type.kind;
-        shape::setKnownValue(name, t, local);
-      }
-      shape::SymbolGenerator symbols;
-      shape::inferNode(*step.node, local, makeInferHooks(graph), symbols, nullptr, /*fold=*/false);
-      for (size_t o = 0; o < step.out.size(); ++o) {
-        int id = step.out[o];
-        if (id < 0 || step.view) continue;
-        const ValueInfo& vi = local.types[step.node->outputs[o]];
-        values[id] = vi.hasShape && isStatic(vi.shape) ? Tensor(vi.dtype, toStatic(vi.shape)) : Tensor();
-      }
-      if (step.view) {
-        const ValueInfo& vi = local.types[step.node->outputs[0]];
-        values[step.out[0]] = values[step.in[step.def->viewOfInput]].reshaped(toStatic(vi.shape));
-      }
-    } else if (step.view) {
-      values[step.out[0]] = values[step.in[step.def->viewOfInput]].reshaped(plan.slots[step.out[0]].shape);
-    }
-    if (!step.view) {
-      kctx.node_ = step.node;
-      kctx.inputs_.clear();
-      kctx.outputs_.clear();
-      kctx.outputTypes_.clear();
-      for (int id : step.in) kctx.inputs_.push_back(id < 0 ? nullptr : &values[id]);
-      for (int id : step.out) {
-        kctx.outputs_.push_back(id < 0 ? nullptr : &values[id]);
-        kctx.outputTypes_.push_back(id < 0 ? DataType::kUndefined : plan.slots[id].type.dtype);
-      }
-      ctx.kernels[si]->run(kctx);
-    }
-    if (profiling)
-      times[si] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  }
-
-  if (profiling) {
-    std::lock_guard<std::mutex> lock(profMu);
-    for (size_t si = 0; si < plan.steps.size(); ++si) {
-      NodeProfile& p = prof[plan.steps[si].nodeIndex];
-      p.totalMs += times[si];
-      p.calls += 1;
-    }
-  }
-
-  std::vector<Tensor> out;
-  out.reserve(plan.results.size());
-  for (int id : plan.results) {
-    const Slot& s = plan.slots[id];
-    // Only per-run buffers may be handed out as they are; anything else could be
-    // overwritten by a later run or alias the caller's inputs or the weights.
-    out.push_back(s.kind == SlotKind::kOwned ? values[id] : values[id].clone());
-  }
-  return out;
+std::shared_ptr<Plan> Session::Impl::planFor(const TensorMap& inputs, const std::vector<std::string>& fetch) {
+  return exec->findPlanFast(
+      [&](size_t k) {
+        const Tensor& t = inputs.find(graph.inputs[k].name)->second;
+        return Executor::InputType{ValueKind::kTensor, t.dtype(), &t.shape()};
+      },
+      fetch);
 }
 
 // ---- public API ------------------------------------------------------------------
@@ -395,14 +134,25 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
   if (options.threads < 0) throw Error(ErrorCode::kInvalidArgument, "SessionOptions.threads must be >= 0");
   impl_->options = options;
   impl_->graph = std::move(graph);
-  if (!impl_->graph.sorted) impl_->graph.topologicalSort();
-  passes::optimize(impl_->graph, options.optimizationLevel);
-  if (!impl_->graph.shapesInferred) impl_->graph.inferShapes();
+  Graph& g = impl_->graph;
+  if (!g.sorted) g.topologicalSort();
+  passes::optimize(g, options.optimizationLevel);
+  if (!g.shapesInferred) g.inferShapes();
   impl_->pool = std::make_unique<ThreadPool>(options.threads);
-  impl_->prof.resize(impl_->graph.nodes.size());
-  for (size_t i = 0; i < impl_->graph.nodes.size(); ++i) {
-    impl_->prof[i].opType = impl_->graph.nodes[i].opType;
-    impl_->prof[i].nodeName = impl_->graph.nodes[i].name;
+  impl_->exec = std::make_unique<Executor>(g, impl_->pool.get(), options.profiling);
+  for (const auto& o : g.outputs) impl_->outputNames.push_back(o.name);
+  for (const auto& in : g.inputs) {
+    std::vector<int> ids;
+    for (const Dim& d : in.shape) {
+      if (d.isStatic() || d.symbol.empty()) {
+        ids.push_back(-1);
+        continue;
+      }
+      auto it = std::find(impl_->symbolNames.begin(), impl_->symbolNames.end(), d.symbol);
+      ids.push_back(static_cast<int>(it - impl_->symbolNames.begin()));
+      if (it == impl_->symbolNames.end()) impl_->symbolNames.push_back(d.symbol);
+    }
+    impl_->symbolIds.push_back(std::move(ids));
   }
 }
 
@@ -411,38 +161,76 @@ Session::~Session() = default;
 const Graph& Session::graph() const { return impl_->graph; }
 const SessionOptions& Session::options() const { return impl_->options; }
 
-std::vector<Tensor> Session::run(const TensorMap& inputs) {
-  std::vector<std::string> names;
-  for (const auto& o : impl_->graph.outputs) names.push_back(o.name);
-  return run(inputs, names);
-}
+std::vector<Tensor> Session::run(const TensorMap& inputs) { return run(inputs, impl_->outputNames); }
+
+namespace {
+
+// Returns a context to its plan's pool on every path.
+struct ContextLease {
+  Executor& exec;
+  Plan& plan;
+  ExecContext* ctx;
+  ContextLease(Executor& e, Plan& p) : exec(e), plan(p), ctx(e.acquire(p)) {}
+  ~ContextLease() { exec.release(plan, ctx); }
+  ContextLease(const ContextLease&) = delete;
+  ContextLease& operator=(const ContextLease&) = delete;
+};
+
+}  // namespace
 
 std::vector<Tensor> Session::run(const TensorMap& inputs, const std::vector<std::string>& outputNames) {
   impl_->checkInputs(inputs);
-  std::map<std::string, std::vector<int64_t>> shapes;
-  for (const auto& in : impl_->graph.inputs) shapes[in.name] = inputs.at(in.name).shape();
-  auto plan = impl_->getPlan(shapes, outputNames, impl_->signature(inputs, outputNames));
-
-  std::unique_ptr<ExecContext> ctx;
-  {
-    std::lock_guard<std::mutex> lock(plan->poolMu);
-    if (!plan->freeContexts.empty()) {
-      ctx = std::move(plan->freeContexts.back());
-      plan->freeContexts.pop_back();
+  auto plan = impl_->planFor(inputs, outputNames);
+  Executor& exec = *impl_->exec;
+  ContextLease lease(exec, *plan);
+  ExecContext& ctx = *lease.ctx;
+  for (size_t k = 0; k < impl_->graph.inputs.size(); ++k)
+    exec.setInput(*plan, ctx, k, inputs.find(impl_->graph.inputs[k].name)->second);
+  exec.execute(*plan, ctx);
+  std::vector<Tensor> out;
+  out.reserve(plan->results.size());
+  for (int id : plan->results) {
+    const Slot& s = plan->slots[id];
+    Tensor& t = ctx.values[id].tensor;
+    // Only per-run buffers may be handed out as they are; anything else could be
+    // overwritten by a later run or alias the caller's inputs or the weights.
+    if (s.kind == SlotKind::kOwned) {
+      out.push_back(std::move(t));
+      t = Tensor();
+    } else {
+      out.push_back(t.clone());
     }
   }
-  if (!ctx) ctx = impl_->makeContext(*plan);
-  std::vector<Tensor> out;
-  try {
-    out = impl_->execute(*plan, *ctx, inputs);
-  } catch (...) {
-    std::lock_guard<std::mutex> lock(plan->poolMu);
-    plan->freeContexts.push_back(std::move(ctx));
-    throw;
-  }
-  std::lock_guard<std::mutex> lock(plan->poolMu);
-  plan->freeContexts.push_back(std::move(ctx));
   return out;
+}
+
+void Session::runInto(const TensorMap& inputs, std::vector<Tensor>& outputs) {
+  impl_->checkInputs(inputs);
+  const std::vector<std::string>& names = impl_->outputNames;
+  auto plan = impl_->planFor(inputs, names);
+  Executor& exec = *impl_->exec;
+  ContextLease lease(exec, *plan);
+  ExecContext& ctx = *lease.ctx;
+  if (outputs.size() != names.size()) outputs.resize(names.size());
+  for (size_t k = 0; k < impl_->graph.inputs.size(); ++k)
+    exec.setInput(*plan, ctx, k, inputs.find(impl_->graph.inputs[k].name)->second);
+  for (size_t j = 0; j < names.size(); ++j)
+    if (outputs[j].defined()) exec.provideOutput(*plan, ctx, j, outputs[j]);
+  exec.execute(*plan, ctx);
+  for (size_t j = 0; j < names.size(); ++j) {
+    const int id = plan->results[j];
+    Tensor& t = ctx.values[id].tensor;
+    if (t.sharesStorageWith(outputs[j]) && t.data() == outputs[j].data()) continue;  // computed in place
+    if (outputs[j].defined() && outputs[j].dtype() == t.dtype() && outputs[j].shape() == t.shape() &&
+        outputs[j].dtype() != DataType::kString) {
+      outputs[j].copyFrom(t);
+    } else if (plan->slots[id].kind == SlotKind::kOwned) {
+      outputs[j] = std::move(t);
+      t = Tensor();
+    } else {
+      outputs[j] = t.clone();
+    }
+  }
 }
 
 PlanInfo Session::plan(const std::map<std::string, std::vector<int64_t>>& inputShapes) {
@@ -456,9 +244,7 @@ PlanInfo Session::plan(const std::map<std::string, std::vector<int64_t>>& inputS
     probe[name] = Tensor::wrap(dt, shape, dummy);
   }
   impl_->checkInputs(probe);
-  std::vector<std::string> names;
-  for (const auto& o : impl_->graph.outputs) names.push_back(o.name);
-  auto p = impl_->getPlan(inputShapes, names, impl_->signature(probe, names));
+  auto p = impl_->planFor(probe, impl_->outputNames);
   PlanInfo info;
   info.memory = p->stats;
   for (const Step& s : p->steps) {
@@ -477,28 +263,10 @@ PlanInfo Session::plan(const std::map<std::string, std::vector<int64_t>>& inputS
   return info;
 }
 
-MemoryStats Session::memoryStats() const {
-  std::lock_guard<std::mutex> lock(impl_->planMu);
-  MemoryStats s = impl_->lastStats;
-  s.weightBytes = impl_->graph.weightBytes();
-  return s;
-}
+MemoryStats Session::memoryStats() const { return impl_->exec->lastStats(); }
 
-std::vector<NodeProfile> Session::profile() const {
-  std::lock_guard<std::mutex> lock(impl_->profMu);
-  std::vector<NodeProfile> out;
-  for (const auto& p : impl_->prof)
-    if (p.calls > 0) out.push_back(p);
-  std::sort(out.begin(), out.end(), [](const NodeProfile& a, const NodeProfile& b) { return a.totalMs > b.totalMs; });
-  return out;
-}
+std::vector<NodeProfile> Session::profile() const { return impl_->exec->profile(); }
 
-void Session::resetProfile() {
-  std::lock_guard<std::mutex> lock(impl_->profMu);
-  for (auto& p : impl_->prof) {
-    p.totalMs = 0;
-    p.calls = 0;
-  }
-}
+void Session::resetProfile() { impl_->exec->resetProfile(); }
 
 }  // namespace oinfer

@@ -82,6 +82,8 @@ bool inferNode(const Node& node, InferState& st, const InferHooks& hooks, Symbol
                                                (node.domain.empty() ? "" : node.domain + "::") + node.opType +
                                                "' is not supported for opset " + std::to_string(hooks.opset(node)));
   InferContext ctx(node, hooks.opset(node), symbols);
+  ctx.hooks_ = &hooks;
+  ctx.scope_ = &st;
   std::vector<std::vector<Dim>> convertedSym(node.inputs.size());
   bool allValues = true;
   int64_t valueElements = 0;

@@ -24,6 +24,9 @@ class SymbolGenerator {
   int64_t next_ = 0;
 };
 
+struct InferHooks;
+struct InferState;
+
 class InferContext {
  public:
   InferContext(const Node& node, int64_t opset, SymbolGenerator& symbols)
@@ -74,6 +77,10 @@ class InferContext {
   std::vector<bool> outputSet_;
   std::vector<std::optional<Tensor>> outputValues_;
   std::vector<std::optional<std::vector<Dim>>> outputSymValues_;
+  // For shape functions of ops with subgraphs (If, Loop, Scan, SequenceMap):
+  // the driver's hooks and the enclosing graph's state (outer-scope types).
+  const InferHooks* hooks_ = nullptr;
+  const InferState* scope_ = nullptr;
 
  private:
   const Node& node_;

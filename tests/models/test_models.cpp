@@ -34,6 +34,10 @@ void checkModel(const std::string& name) {
 
 TEST(ModelTest, ResNetBatchNorm) { checkModel("resnet_bn"); }
 
+// If / Loop / Scan with outer-scope values and a nested If, sequences and
+// optionals; data sets take both branches and run the loop 4, 3 and 0 times.
+TEST(ModelTest, ControlFlowAndSequences) { checkModel("control_flow"); }
+
 TEST(ModelTest, MobileNetV2DynamicBatch) { checkModel("mobilenetv2"); }
 
 TEST(ModelTest, SrcnnFixedUpscale) { checkModel("srcnn_fixed"); }

@@ -1,10 +1,18 @@
 #include "ops/cpu/thread_pool.h"
 
 #include <algorithm>
-#include <atomic>
-#include <memory>
 
 namespace oinfer {
+
+struct ThreadPool::Job {
+  RangeFn fn;
+  int64_t n = 0, per = 0, chunks = 0;
+  int64_t next = 0;               // next chunk to claim (under mu_)
+  std::atomic<int64_t> done{0};   // chunks finished
+  std::exception_ptr error;       // first exception (under mu_)
+  Job* link = nullptr;
+  explicit Job(RangeFn f) : fn(f) {}
+};
 
 ThreadPool::ThreadPool(int threads) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -17,69 +25,64 @@ ThreadPool::~ThreadPool() {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
   }
-  cv_.notify_all();
+  workCv_.notify_all();
   for (auto& t : workers_) t.join();
 }
 
+bool ThreadPool::runOneChunk(Job& job, std::unique_lock<std::mutex>& lock) {
+  if (job.next >= job.chunks) return false;
+  const int64_t c = job.next++;
+  if (job.next == job.chunks) {
+    // Fully claimed: unlink so no one touches it after its caller returns.
+    for (Job** p = &head_; *p; p = &(*p)->link)
+      if (*p == &job) {
+        *p = job.link;
+        break;
+      }
+  }
+  lock.unlock();
+  const int64_t b = c * job.per, e = std::min(job.n, b + job.per);
+  std::exception_ptr err;
+  try {
+    if (b < e) job.fn(b, e);
+  } catch (...) {
+    err = std::current_exception();
+  }
+  lock.lock();
+  if (err && !job.error) job.error = err;
+  if (job.done.fetch_add(1) + 1 == job.chunks) doneCv_.notify_all();
+  return true;
+}
+
 void ThreadPool::workerLoop() {
+  std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    std::function<void()> task;
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return stop_ || !tasks_.empty(); });
-      if (stop_ && tasks_.empty()) return;
-      task = std::move(tasks_.front());
-      tasks_.pop_front();
-    }
-    task();
+    workCv_.wait(lock, [this] { return stop_ || head_ != nullptr; });
+    if (stop_ && !head_) return;
+    runOneChunk(*head_, lock);
   }
 }
 
-void ThreadPool::parallelFor(int64_t n, const std::function<void(int64_t, int64_t)>& fn, int64_t grain) {
+void ThreadPool::parallelFor(int64_t n, RangeFn fn, int64_t grain) {
   if (n <= 0) return;
   grain = std::max<int64_t>(grain, 1);
-  int64_t chunks = std::min<int64_t>(size_, (n + grain - 1) / grain);
+  const int64_t chunks = std::min<int64_t>(size_, (n + grain - 1) / grain);
   if (chunks <= 1) {
     fn(0, n);
     return;
   }
-  // Shared state of this call; chunks are claimed by an atomic counter so the
-  // caller never waits on a chunk no one picked up.
-  struct State {
-    std::atomic<int64_t> next{0};
-    std::atomic<int64_t> done{0};
-    std::mutex mu;
-    std::condition_variable cv;
-    std::exception_ptr error;
-  };
-  auto st = std::make_shared<State>();
-  const int64_t per = (n + chunks - 1) / chunks;
-  auto work = [st, &fn, n, per, chunks] {
-    for (;;) {
-      int64_t c = st->next.fetch_add(1);
-      if (c >= chunks) return;
-      int64_t b = c * per, e = std::min(n, b + per);
-      try {
-        if (b < e) fn(b, e);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(st->mu);
-        if (!st->error) st->error = std::current_exception();
-      }
-      if (st->done.fetch_add(1) + 1 == chunks) {
-        std::lock_guard<std::mutex> lock(st->mu);
-        st->cv.notify_all();
-      }
-    }
-  };
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (int64_t i = 1; i < chunks; ++i) tasks_.emplace_back(work);
+  Job job(fn);
+  job.n = n;
+  job.chunks = chunks;
+  job.per = (n + chunks - 1) / chunks;
+  std::unique_lock<std::mutex> lock(mu_);
+  job.link = head_;
+  head_ = &job;
+  workCv_.notify_all();
+  while (runOneChunk(job, lock)) {
   }
-  cv_.notify_all();
-  work();
-  std::unique_lock<std::mutex> lock(st->mu);
-  st->cv.wait(lock, [&] { return st->done.load() == chunks; });
-  if (st->error) std::rethrow_exception(st->error);
+  doneCv_.wait(lock, [&] { return job.done.load() == job.chunks; });
+  if (job.error) std::rethrow_exception(job.error);
 }
 
 }  // namespace oinfer

@@ -1,0 +1,501 @@
+// Executor: planning (types for concrete input shapes, steps, storage,
+// liveness-based arena placement) and the interpreter loop.
+#include "runtime/executor.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <new>
+
+#include "ops/evaluate.h"
+#include "runtime/memory_planner.h"
+#include "shape/infer.h"
+
+namespace oinfer::runtime {
+
+namespace {
+
+constexpr size_t kMaxCachedPlans = 16;
+
+ValueInfo typeOfValue(const std::string& name, const Value& v, const ValueInfo* declared) {
+  ValueInfo vi;
+  if (v.isTensor()) {
+    vi = shape::valueInfoOf(name, v.tensor);
+    if (declared && declared->kind == ValueKind::kOptional) vi.kind = ValueKind::kOptional;
+    return vi;
+  }
+  vi.name = name;
+  vi.kind = v.kind;
+  if (declared) vi.dtype = declared->dtype;
+  if (v.isSequence() && !v.sequence.empty()) vi.dtype = v.sequence.front().dtype();
+  return vi;
+}
+
+}  // namespace
+
+Executor::Executor(const Graph& graph, ThreadPool* pool, bool profiling, std::vector<std::string> extraInputs)
+    : graph_(graph), pool_(pool), profiling_(profiling) {
+  for (const auto& in : graph_.inputs) inputNames_.push_back(in.name);
+  for (auto& e : extraInputs) inputNames_.push_back(std::move(e));
+  prof_.resize(graph_.nodes.size());
+  for (size_t i = 0; i < graph_.nodes.size(); ++i) {
+    prof_[i].opType = graph_.nodes[i].opType;
+    prof_[i].nodeName = graph_.nodes[i].name;
+  }
+}
+
+Executor::~Executor() = default;
+
+std::shared_ptr<Plan> Executor::findPlan(const std::function<InputType(size_t)>& typeOf,
+                                         const std::vector<std::string>& fetch) {
+  std::lock_guard<std::mutex> lock(planMu_);
+  for (auto& p : plans_)
+    if (matches(*p, typeOf, fetch)) return p;
+  std::vector<InputType> types(inputNames_.size());
+  for (size_t k = 0; k < types.size(); ++k) types[k] = typeOf(k);
+  auto plan = makePlan(types, fetch);
+  lastStats_ = plan->stats;
+  if (plans_.size() >= kMaxCachedPlans) plans_.erase(plans_.begin());
+  plans_.push_back(plan);
+  return plan;
+}
+
+std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, const std::vector<std::string>& fetch) {
+  auto plan = std::make_shared<Plan>();
+  plan->fetch = fetch;
+  for (const auto& t : types) {
+    plan->keyKinds.push_back(t.kind);
+    plan->keyTypes.push_back(t.dtype);
+    plan->keyShapes.push_back(t.kind == ValueKind::kTensor && t.shape ? *t.shape : std::vector<int64_t>{});
+  }
+
+  // 1. Types and values for these concrete inputs.
+  shape::InferState st;
+  shape::seedState(graph_, st);
+  for (size_t k = 0; k < inputNames_.size(); ++k) {
+    const std::string& name = inputNames_[k];
+    const ValueInfo* declared = graph_.findValue(name);
+    ValueInfo v;
+    v.name = name;
+    v.kind = types[k].kind;
+    v.dtype = types[k].dtype;
+    if (declared && declared->kind == ValueKind::kOptional && v.kind != ValueKind::kSequence)
+      v.kind = ValueKind::kOptional;
+    if (types[k].kind == ValueKind::kTensor && types[k].shape) {
+      v.hasShape = true;
+      v.shape = toShape(*types[k].shape);
+    }
+    st.types[name] = v;
+  }
+  shape::SymbolGenerator symbols;
+  shape::inferNodes(graph_, st, makeInferHooks(graph_), symbols, /*fold=*/true);
+
+  auto addSlot = [&](const std::string& name) -> int {
+    auto it = plan->slotOf.find(name);
+    if (it != plan->slotOf.end()) return it->second;
+    Slot s;
+    s.name = name;
+    auto t = st.types.find(name);
+    if (t != st.types.end()) s.type = t->second;
+    s.staticShape = s.type.kind == ValueKind::kTensor && s.type.hasShape && isStatic(s.type.shape);
+    if (s.staticShape) s.shape = toStatic(s.type.shape);
+    plan->slots.push_back(std::move(s));
+    plan->slotOf[name] = static_cast<int>(plan->slots.size() - 1);
+    return static_cast<int>(plan->slots.size() - 1);
+  };
+
+  for (size_t k = 0; k < inputNames_.size(); ++k) {
+    int id = addSlot(inputNames_[k]);
+    plan->slots[id].kind = SlotKind::kInput;
+    plan->inputSlots.push_back(id);
+  }
+  for (const auto& [name, t] : graph_.initializers) {
+    if (plan->slotOf.count(name)) continue;  // an input with a default: the input wins
+    Slot& s = plan->slots[addSlot(name)];
+    s.kind = SlotKind::kWeight;
+    s.value = t;
+  }
+
+  // 2. Steps: every node not folded away.
+  for (size_t ni = 0; ni < graph_.nodes.size(); ++ni) {
+    const Node& node = graph_.nodes[ni];
+    bool allFolded = true;
+    for (const auto& o : node.outputs)
+      if (!o.empty() && !st.values.count(o)) allFolded = false;
+    if (allFolded) {
+      for (const auto& o : node.outputs) {
+        if (o.empty()) continue;
+        Slot& s = plan->slots[addSlot(o)];
+        s.kind = SlotKind::kConstant;
+        s.value = st.values[o];
+      }
+      continue;
+    }
+    Step step;
+    step.node = &node;
+    step.nodeIndex = ni;
+    step.def = findOpDef(graph_, node);
+    step.opset = graph_.opset(node.domain);
+    if (!step.def) throw Error(ErrorCode::kUnsupportedOp, node.describe() + ": op is not supported");
+    auto bindInput = [&](const std::string& i) {
+      if (i.empty()) {
+        step.in.push_back(-1);
+        return;
+      }
+      auto it = plan->slotOf.find(i);
+      if (it == plan->slotOf.end())
+        throw Error(ErrorCode::kInvalidModel, node.describe() + ": input '" + i + "' is not produced by any node");
+      step.in.push_back(it->second);
+    };
+    for (const auto& i : node.inputs) bindInput(i);
+    for (const auto& i : implicitInputs(node)) bindInput(i);
+    step.view = step.def->viewOfInput >= 0;
+    for (const auto& o : node.outputs) {
+      if (o.empty()) {
+        step.out.push_back(-1);
+        continue;
+      }
+      int id = addSlot(o);
+      Slot& s = plan->slots[id];
+      if (!s.staticShape) step.dynamic = true;
+      step.out.push_back(id);
+    }
+    for (int id : step.out) {
+      if (id < 0) continue;
+      Slot& s = plan->slots[id];
+      if (step.view) {
+        s.kind = SlotKind::kView;
+        s.viewBase = step.in[step.def->viewOfInput];
+      } else {
+        s.kind = step.dynamic || !s.staticShape ? SlotKind::kOwned : SlotKind::kArena;
+      }
+    }
+    plan->steps.push_back(std::move(step));
+  }
+
+  // 3. Requested values.
+  for (const auto& f : fetch) {
+    auto it = plan->slotOf.find(f);
+    if (it == plan->slotOf.end()) throw Error(ErrorCode::kInvalidArgument, "unknown output '" + f + "'");
+    plan->results.push_back(it->second);
+    Slot& s = plan->slots[it->second];
+    if (s.kind == SlotKind::kArena) s.kind = SlotKind::kOwned;
+  }
+
+  // 4. Lifetimes of arena buffers. Reads through a view count as reads of its root.
+  const int numSteps = static_cast<int>(plan->steps.size());
+  auto root = [&](int id) {
+    while (plan->slots[id].kind == SlotKind::kView) id = plan->slots[id].viewBase;
+    return id;
+  };
+  std::vector<int> first(plan->slots.size(), -1), last(plan->slots.size(), -1);
+  for (int si = 0; si < numSteps; ++si) {
+    const Step& step = plan->steps[si];
+    for (int id : step.out)
+      if (id >= 0 && first[id] < 0) first[id] = last[id] = si;
+    for (int id : step.in)
+      if (id >= 0) {
+        int r = root(id);
+        last[r] = std::max(last[r], si);
+      }
+  }
+  for (int id : plan->results) {
+    int r = root(id);
+    last[r] = numSteps;  // results are copied out after the last step
+  }
+  std::vector<BufferRequest> reqs;
+  std::vector<int> reqSlot;
+  for (size_t id = 0; id < plan->slots.size(); ++id) {
+    Slot& s = plan->slots[id];
+    if (s.kind != SlotKind::kArena) continue;
+    s.bytes = static_cast<size_t>(numElements(s.shape)) * dataTypeSize(s.type.dtype);
+    reqs.push_back({s.bytes, first[id], std::max(first[id], last[id])});
+    reqSlot.push_back(static_cast<int>(id));
+  }
+  MemoryPlan mp = planMemory(reqs);
+  for (size_t k = 0; k < reqs.size(); ++k) plan->slots[reqSlot[k]].offset = mp.offsets[k];
+  plan->stats.arenaBytes = mp.arenaBytes;
+  plan->stats.lowerBoundBytes = mp.lowerBound;
+  plan->stats.weightBytes = graph_.weightBytes();
+  spdlog::debug("plan: {} steps, arena {} bytes (lower bound {})", plan->steps.size(), mp.arenaBytes, mp.lowerBound);
+  return plan;
+}
+
+std::unique_ptr<ExecContext> Executor::makeContext(const Plan& plan) {
+  auto ctx = std::make_unique<ExecContext>();
+  const size_t bytes = std::max<size_t>(plan.stats.arenaBytes, 64);
+  void* p = ::operator new[](bytes, std::align_val_t(64));
+  ctx->arena = std::shared_ptr<void>(p, [](void* q) { ::operator delete[](q, std::align_val_t(64)); });
+  ctx->arenaData = static_cast<uint8_t*>(p);
+  ctx->values.resize(plan.slots.size());
+  ctx->provided.assign(plan.slots.size(), 0);
+  for (size_t id = 0; id < plan.slots.size(); ++id) {
+    const Slot& s = plan.slots[id];
+    Value& v = ctx->values[id];
+    switch (s.kind) {
+      case SlotKind::kWeight:
+      case SlotKind::kConstant: v.tensor = s.value; break;
+      case SlotKind::kArena: v.tensor = Tensor::share(s.type.dtype, s.shape, ctx->arena, ctx->arenaData + s.offset); break;
+      default: break;
+    }
+  }
+  ctx->kernels.resize(plan.steps.size());
+  ctx->kctx.resize(plan.steps.size());
+  if (profiling_) ctx->times.assign(plan.steps.size(), 0.0);
+  for (size_t si = 0; si < plan.steps.size(); ++si) {
+    const Step& step = plan.steps[si];
+    KernelContext& kc = ctx->kctx[si];
+    kc.node_ = step.node;
+    kc.pool_ = pool_;
+    for (int id : step.in) {
+      kc.inputs_.push_back(id < 0 ? nullptr : &ctx->values[id].tensor);
+      kc.inputValues_.push_back(id < 0 ? nullptr : &ctx->values[id]);
+    }
+    for (int id : step.out) {
+      kc.outputs_.push_back(id < 0 ? nullptr : &ctx->values[id].tensor);
+      kc.outputValues_.push_back(id < 0 ? nullptr : &ctx->values[id]);
+      kc.outputTypes_.push_back(id < 0 ? DataType::kUndefined : plan.slots[id].type.dtype);
+    }
+    if (step.view) continue;
+    SubgraphFactory subgraphs = makeSubgraphFactory(graph_, *step.node, pool_);
+    KernelInit init{*step.node, step.opset, {}, {}, {}};
+    init.subgraphs = &subgraphs;
+    for (int id : step.in) {
+      if (id < 0) {
+        init.inputs.push_back(nullptr);
+        init.constInputs.push_back(nullptr);
+        continue;
+      }
+      const Slot& s = plan.slots[id];
+      init.inputs.push_back(&s.type);
+      init.constInputs.push_back(s.kind == SlotKind::kWeight || s.kind == SlotKind::kConstant ? &s.value : nullptr);
+    }
+    for (int id : step.out) init.outputs.push_back(id < 0 ? nullptr : &plan.slots[id].type);
+    if (!step.def->cpu) throw Error(ErrorCode::kUnsupportedOp, step.node->describe() + ": no CPU kernel");
+    ctx->kernels[si] = step.def->cpu(init);
+  }
+  return ctx;
+}
+
+ExecContext* Executor::acquire(Plan& plan) {
+  {
+    std::lock_guard<std::mutex> lock(plan.poolMu);
+    if (!plan.freeContexts.empty()) {
+      ExecContext* ctx = plan.freeContexts.back().release();
+      plan.freeContexts.pop_back();
+      return ctx;
+    }
+  }
+  return makeContext(plan).release();
+}
+
+void Executor::release(Plan& plan, ExecContext* ctx) {
+  std::unique_ptr<ExecContext> owned(ctx);
+  std::lock_guard<std::mutex> lock(plan.poolMu);
+  plan.freeContexts.push_back(std::move(owned));
+}
+
+void Executor::setInput(const Plan& plan, ExecContext& ctx, size_t k, const Tensor& t) const {
+  Value& v = ctx.values[plan.inputSlots[k]];
+  v.kind = ValueKind::kTensor;
+  v.tensor = t;
+}
+
+void Executor::setInput(const Plan& plan, ExecContext& ctx, size_t k, const Value& in) const {
+  ctx.values[plan.inputSlots[k]] = in;
+}
+
+bool Executor::provideOutput(const Plan& plan, ExecContext& ctx, size_t j, const Tensor& t) const {
+  const int id = plan.results[j];
+  const Slot& s = plan.slots[id];
+  if (s.kind != SlotKind::kOwned || !s.staticShape || t.dtype() != s.type.dtype || t.shape() != s.shape) return false;
+  ctx.values[id].tensor = t;
+  ctx.provided[id] = 1;
+  return true;
+}
+
+void Executor::runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& step) {
+  // Shapes depend on values only known now: re-run the shape function with every input known.
+  shape::InferState local;
+  const Node& node = *step.node;
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    if (step.in[i] < 0) continue;
+    const Value& v = ctx.values[step.in[i]];
+    const std::string& name = node.inputs[i];
+    local.types[name] = typeOfValue(name, v, &plan.slots[step.in[i]].type);
+    local.types[name].kind = plan.slots[step.in[i]].type.kind;
+    if (v.isTensor() && v.tensor.defined()) shape::setKnownValue(name, v.tensor, local);
+  }
+  shape::SymbolGenerator symbols;
+  shape::inferNode(node, local, makeInferHooks(graph_), symbols, nullptr, /*fold=*/false);
+  for (size_t o = 0; o < step.out.size(); ++o) {
+    int id = step.out[o];
+    if (id < 0 || step.view) continue;
+    const ValueInfo& vi = local.types[node.outputs[o]];
+    Value& out = ctx.values[id];
+    out.sequence.clear();
+    if (vi.kind == ValueKind::kTensor && vi.hasShape && isStatic(vi.shape) && vi.dtype != DataType::kUndefined) {
+      out.kind = ValueKind::kTensor;
+      out.tensor = Tensor(vi.dtype, toStatic(vi.shape));
+    } else {
+      out.kind = vi.kind == ValueKind::kSequence ? ValueKind::kSequence : ValueKind::kTensor;
+      out.tensor = Tensor();
+    }
+  }
+  if (step.view) {
+    const ValueInfo& vi = local.types[node.outputs[0]];
+    ctx.values[step.out[0]].tensor.assignView(ctx.values[step.in[step.def->viewOfInput]].tensor, toStatic(vi.shape));
+  }
+}
+
+void Executor::execute(Plan& plan, ExecContext& ctx) {
+  for (size_t id = 0; id < plan.slots.size(); ++id) {
+    const Slot& s = plan.slots[id];
+    if (s.kind != SlotKind::kOwned || ctx.provided[id]) continue;
+    Value& v = ctx.values[id];
+    if (s.staticShape) {
+      v.kind = ValueKind::kTensor;
+      v.tensor = Tensor(s.type.dtype, s.shape);
+    }
+  }
+  for (size_t si = 0; si < plan.steps.size(); ++si) {
+    const Step& step = plan.steps[si];
+    auto t0 = profiling_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    if (step.dynamic) {
+      runDynamicStep(plan, ctx, step);
+    } else if (step.view) {
+      ctx.values[step.out[0]].tensor.assignView(ctx.values[step.in[step.def->viewOfInput]].tensor,
+                                                plan.slots[step.out[0]].shape);
+    }
+    if (!step.view) ctx.kernels[si]->run(ctx.kctx[si]);
+    if (profiling_)
+      ctx.times[si] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+  std::fill(ctx.provided.begin(), ctx.provided.end(), 0);
+  if (profiling_) {
+    std::lock_guard<std::mutex> lock(profMu_);
+    for (size_t si = 0; si < plan.steps.size(); ++si) {
+      NodeProfile& p = prof_[plan.steps[si].nodeIndex];
+      p.totalMs += ctx.times[si];
+      p.calls += 1;
+    }
+  }
+}
+
+MemoryStats Executor::lastStats() const {
+  std::lock_guard<std::mutex> lock(planMu_);
+  MemoryStats s = lastStats_;
+  s.weightBytes = graph_.weightBytes();
+  return s;
+}
+
+std::vector<NodeProfile> Executor::profile() const {
+  std::lock_guard<std::mutex> lock(profMu_);
+  std::vector<NodeProfile> out;
+  for (const auto& p : prof_)
+    if (p.calls > 0) out.push_back(p);
+  std::sort(out.begin(), out.end(), [](const NodeProfile& a, const NodeProfile& b) { return a.totalMs > b.totalMs; });
+  return out;
+}
+
+void Executor::resetProfile() {
+  std::lock_guard<std::mutex> lock(profMu_);
+  for (auto& p : prof_) {
+    p.totalMs = 0;
+    p.calls = 0;
+  }
+}
+
+// ---- subgraphs ---------------------------------------------------------------
+
+namespace {
+
+class SubgraphExecutor final : public SubgraphRunner {
+ public:
+  SubgraphExecutor(const Graph& parent, const Node& owner, const Graph& body, ThreadPool* pool)
+      : body_(std::make_unique<Graph>(body)) {
+    // A subgraph imports its model's opsets.
+    for (const auto& [d, v] : parent.opsetImports) body_->opsetImports.emplace(d, v);
+    if (!body_->sorted) body_->topologicalSort();
+    const auto implicit = implicitInputs(owner);
+    for (const auto& name : body_->outerScopeInputs) {
+      auto it = std::find(implicit.begin(), implicit.end(), name);
+      implicitIndex_.push_back(static_cast<int>(it - implicit.begin()));
+    }
+    exec_ = std::make_unique<Executor>(*body_, pool, false, body_->outerScopeInputs);
+    for (const auto& o : body_->outputs) fetch_.push_back(o.name);
+    owner_ = owner.describe();
+  }
+
+  std::vector<Value> run(const std::vector<const Value*>& formal, const std::vector<const Value*>& implicit) override {
+    const size_t nFormal = body_->inputs.size();
+    if (formal.size() != nFormal)
+      throw Error(ErrorCode::kInvalidModel, owner_ + ": subgraph '" + body_->name + "' takes " +
+                                                std::to_string(nFormal) + " inputs, " + std::to_string(formal.size()) +
+                                                " given");
+    auto valueOf = [&](size_t k) -> const Value* {
+      if (k < nFormal) return formal[k];
+      int idx = implicitIndex_[k - nFormal];
+      return idx < static_cast<int>(implicit.size()) ? implicit[idx] : nullptr;
+    };
+    for (size_t k = 0; k < exec_->numInputs(); ++k)
+      if (!valueOf(k))
+        throw Error(ErrorCode::kInvalidModel, owner_ + ": subgraph value '" + exec_->inputName(k) + "' is not available");
+    auto typeOf = [&](size_t k) {
+      const Value* v = valueOf(k);
+      Executor::InputType t;
+      t.kind = v->kind;
+      if (v->isTensor()) {
+        t.dtype = v->tensor.dtype();
+        t.shape = &v->tensor.shape();
+      } else if (v->isSequence() && !v->sequence.empty()) {
+        t.dtype = v->sequence.front().dtype();
+      }
+      return t;
+    };
+    auto plan = exec_->findPlanFast(typeOf, fetch_);
+    ExecContext* ctx = exec_->acquire(*plan);
+    std::vector<Value> out;
+    try {
+      for (size_t k = 0; k < exec_->numInputs(); ++k) exec_->setInput(*plan, *ctx, k, *valueOf(k));
+      exec_->execute(*plan, *ctx);
+      out.reserve(plan->results.size());
+      for (int id : plan->results) {
+        Value& v = ctx->values[id];
+        if (plan->slots[id].kind == SlotKind::kOwned) {
+          out.push_back(std::move(v));
+          v = Value();
+        } else {
+          Value copy = v;
+          if (copy.isTensor()) copy.tensor = v.tensor.clone();
+          out.push_back(std::move(copy));
+        }
+      }
+      // Inputs may be large and are the caller's: do not keep them alive.
+      for (size_t k = 0; k < exec_->numInputs(); ++k) ctx->values[plan->inputSlots[k]] = Value();
+    } catch (...) {
+      exec_->release(*plan, ctx);
+      throw;
+    }
+    exec_->release(*plan, ctx);
+    return out;
+  }
+
+ private:
+  std::unique_ptr<Graph> body_;
+  std::unique_ptr<Executor> exec_;
+  std::vector<int> implicitIndex_;
+  std::vector<std::string> fetch_;
+  std::string owner_;
+};
+
+}  // namespace
+
+SubgraphFactory makeSubgraphFactory(const Graph& parent, const Node& owner, ThreadPool* pool) {
+  return [&parent, &owner, pool](const Graph& body) -> std::unique_ptr<SubgraphRunner> {
+    return std::make_unique<SubgraphExecutor>(parent, owner, body, pool);
+  };
+}
+
+}  // namespace oinfer::runtime

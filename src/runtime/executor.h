@@ -1,0 +1,106 @@
+// Executor: runs one sorted Graph: the model's main graph (for a Session) or a
+// subgraph (a branch of If, the body of Loop / Scan), with the same planner
+// and interpreter loop.
+//
+// Inputs are the graph's inputs in order, then `extraInputs` (a subgraph's
+// outer-scope values). A run is:
+//   plan = findPlan(...)             cached per input kinds / dtypes / shapes and fetch list
+//   ctx  = acquire(plan)             an execution context (arena + kernels + values)
+//   setInput(...) for every input;   optionally provideOutput(...) for results
+//   execute(plan, ctx)
+//   read ctx.values[plan.results[j]]; release(plan, ctx)
+// With a static-shape plan, a run that reuses its context and is given its
+// output buffers performs no heap allocation (kernels keep their scratch in
+// their own state).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "oinfer/graph.h"
+#include "oinfer/session.h"
+#include "oinfer/value.h"
+#include "runtime/plan.h"
+
+namespace oinfer::runtime {
+
+class Executor {
+ public:
+  Executor(const Graph& graph, ThreadPool* pool, bool profiling, std::vector<std::string> extraInputs = {});
+  ~Executor();
+
+  const Graph& graph() const { return graph_; }
+  size_t numInputs() const { return inputNames_.size(); }
+  const std::string& inputName(size_t i) const { return inputNames_[i]; }
+
+  // Describes input k for plan lookup: its kind, element dtype and (tensors) shape.
+  struct InputType {
+    ValueKind kind = ValueKind::kTensor;
+    DataType dtype = DataType::kUndefined;
+    const std::vector<int64_t>* shape = nullptr;  // tensors only
+  };
+  // The plan for these input types and fetched names (cached; thread-safe).
+  // `typeOf(k)` describes input k. Allocates only when a new plan is made.
+  std::shared_ptr<Plan> findPlan(const std::function<InputType(size_t)>& typeOf,
+                                 const std::vector<std::string>& fetch);
+  // Same, without std::function (no allocation on a cache hit).
+  template <class F>
+  std::shared_ptr<Plan> findPlanFast(F&& typeOf, const std::vector<std::string>& fetch) {
+    {
+      std::lock_guard<std::mutex> lock(planMu_);
+      for (auto& p : plans_)
+        if (matches(*p, typeOf, fetch)) return p;
+    }
+    return findPlan(std::function<InputType(size_t)>(typeOf), fetch);
+  }
+
+  ExecContext* acquire(Plan& plan);
+  void release(Plan& plan, ExecContext* ctx);
+  void setInput(const Plan& plan, ExecContext& ctx, size_t k, const Tensor& t) const;
+  void setInput(const Plan& plan, ExecContext& ctx, size_t k, const Value& v) const;
+  // Lets result j be computed straight into `t` (same dtype and shape as planned)
+  // when the result is a per-run buffer; returns false when it is not.
+  bool provideOutput(const Plan& plan, ExecContext& ctx, size_t j, const Tensor& t) const;
+  void execute(Plan& plan, ExecContext& ctx);
+
+  MemoryStats lastStats() const;
+  std::vector<NodeProfile> profile() const;
+  void resetProfile();
+
+ private:
+  template <class F>
+  static bool matches(const Plan& p, F& typeOf, const std::vector<std::string>& fetch) {
+    if (p.fetch != fetch) return false;
+    for (size_t k = 0; k < p.keyKinds.size(); ++k) {
+      InputType t = typeOf(k);
+      if (t.kind != p.keyKinds[k] || t.dtype != p.keyTypes[k]) return false;
+      if (t.kind == ValueKind::kTensor && (!t.shape || *t.shape != p.keyShapes[k])) return false;
+    }
+    return true;
+  }
+  std::shared_ptr<Plan> makePlan(const std::vector<InputType>& types, const std::vector<std::string>& fetch);
+  std::unique_ptr<ExecContext> makeContext(const Plan& plan);
+  void runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& step);
+
+  const Graph& graph_;
+  ThreadPool* pool_;
+  bool profiling_;
+  std::vector<std::string> inputNames_;
+  SubgraphFactory subgraphs_;
+
+  mutable std::mutex planMu_;
+  std::vector<std::shared_ptr<Plan>> plans_;  // most recent last; bounded
+  MemoryStats lastStats_;
+
+  mutable std::mutex profMu_;
+  std::vector<NodeProfile> prof_;  // by node index
+};
+
+// Makes runners for the subgraphs of `owner` (a node of a graph whose opsets
+// `parent` gives), sharing `pool`.
+SubgraphFactory makeSubgraphFactory(const Graph& parent, const Node& owner, ThreadPool* pool);
+
+}  // namespace oinfer::runtime
