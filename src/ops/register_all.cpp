@@ -27,6 +27,7 @@ void register_deform_conv(Registry& r);  // DeformConv
 void register_tfidf(Registry& r);        // TfIdfVectorizer
 void register_control_flow(Registry& r); // If, Loop, Scan
 void register_sequence(Registry& r);     // Sequence*, SplitToSequence, ConcatFromSequence, Optional*
+void register_fused_transformer(Registry& r);  // ai.oinfer FusedMatMul, LayerNorm, Gelu, FusedAttention (graph passes)
 
 void registerAll(Registry& r) {
   register_elementwise(r);
@@ -52,6 +53,7 @@ void registerAll(Registry& r) {
   register_tfidf(r);
   register_control_flow(r);
   register_sequence(r);
+  register_fused_transformer(r);
 }
 
 }  // namespace oinfer

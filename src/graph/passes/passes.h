@@ -14,6 +14,16 @@ namespace oinfer::passes {
 // Returns the number of BatchNormalization nodes removed.
 int foldConvBatchNorm(Graph& g);
 
+// Transformer passes (fuse_*.cpp, eliminate_transpose.cpp); each returns the
+// number of rewrites. Internal ops go to domain "ai.oinfer".
+int eliminateRedundantNodes(Graph& g);  // Identity, Transpose∘Transpose, Reshape∘Reshape
+int fuseLayerNorm(Graph& g);            // LayerNorm pattern / native -> LayerNorm(+skip)
+int fuseGelu(Graph& g);                 // erf Gelu pattern -> Gelu
+int fuseMatMul(Graph& g);               // MatMul(x, W) + bias + Gelu/Relu | residual -> FusedMatMul
+int fuseAttention(Graph& g);            // MatMul, scale, mask, Softmax, MatMul -> FusedAttention
+// All of the above in order (shape inference first, re-sorted after).
+void optimizeTransformer(Graph& g);
+
 // Runs every pass of `level` (0: none; 1: all of the above).
 void optimize(Graph& g, int level);
 

@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "ops/cpu/dispatch.h"
+#include "ops/cpu/fused_transformer_rows.h"
 #include "ops/cpu/normalization_common.h"
 #include "ops/cpu/reduce_axes.h"
 #include "ops/registry.h"
@@ -183,6 +184,20 @@ std::unique_ptr<Kernel> makeLayerNorm(const KernelInit& init) {
     p.rms = kRms;
     p.scale = expandParam(ctx, 1, tail);
     if (!kRms && ctx.hasInput(2)) p.bias = expandParam(ctx, 2, tail);
+    if (!kRms && x.dtype() == DataType::kFloat && !ctx.hasOutput(1) && !ctx.hasOutput(2)) {
+      // Float without statistics outputs: the vectorised row kernel (float
+      // accumulation, two passes) instead of the per-element double path.
+      const std::vector<float> g(p.scale.begin(), p.scale.end()), b(p.bias.begin(), p.bias.end());
+      const float* xp = x.data<float>();
+      float* yp = ctx.output(0).data<float>();
+      const int64_t S = p.S;
+      ctx.pool().parallelFor(p.rows, [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; ++r)
+          cpu::layerNormRow(xp + r * S, g.data(), b.empty() ? nullptr : b.data(), static_cast<float>(eps), yp + r * S,
+                            S);
+      }, std::max<int64_t>(1, cpu::kReduceGrain / std::max<int64_t>(S, 1)));
+      return;
+    }
     runRows(ctx, p, !kRms);
   });
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "ops/cpu/dispatch.h"
+#include "ops/cpu/fused_transformer_rows.h"
 #include "ops/cpu/reduce_axes.h"
 #include "ops/registry.h"
 #include "shape/reduce.h"
@@ -59,6 +60,18 @@ std::unique_ptr<Kernel> makeSoftmax(const KernelInit& init) {
     int64_t outer = 1, n = 1, inner = 1;
     for (int64_t d = 0; d < rank; ++d) (d < axis ? outer : d == axis || coerce2d ? n : inner) *= x.dim(d);
     if (x.numel() == 0) return;
+    if constexpr (kMode == Mode::kSoftmax) {
+      // The common case (float, normalised axis innermost) runs one
+      // vectorised row at a time.
+      if (inner == 1 && x.dtype() == DataType::kFloat) {
+        const float* px = x.data<float>();
+        float* py = ctx.output(0).data<float>();
+        ctx.pool().parallelFor(outer, [&](int64_t r0, int64_t r1) {
+          for (int64_t r = r0; r < r1; ++r) cpu::softmaxRow(px + r * n, py + r * n, n);
+        }, std::max<int64_t>(1, cpu::kReduceGrain / std::max<int64_t>(n, 1)));
+        return;
+      }
+    }
     constexpr int64_t kBlock = 64;
     const int64_t blocks = (inner + kBlock - 1) / kBlock;
     dispatchType<float, double, Float16>(x.dtype(), [&](auto tag) {

@@ -1,0 +1,87 @@
+// MatMul by a constant 2-d float weight becomes ai.oinfer FusedMatMul, whose
+// kernel packs the weight once per plan, and absorbs what follows it:
+//
+//   Add(y, bias[N])                         -> bias (either operand order)
+//   then Relu / ai.oinfer Gelu              -> activation
+//   or else Add(y, r) with r of y's shape   -> residual (added in the GEMM epilogue)
+//
+// Each absorbed intermediate must have the fused chain as its only reader.
+#include "graph/passes/pass_util.h"
+#include "graph/passes/passes.h"
+
+namespace oinfer::passes {
+
+namespace {
+
+using namespace util;
+
+int onlyReader(const Graph& g, const GraphIndex& idx, const std::string& v) {
+  if (!idx.internal(v)) return -1;
+  for (size_t j = 0; j < g.nodes.size(); ++j)
+    if (std::count(g.nodes[j].inputs.begin(), g.nodes[j].inputs.end(), v)) return int(j);
+  return -1;
+}
+
+}  // namespace
+
+int fuseMatMul(Graph& g) {
+  GraphIndex idx(g);
+  std::vector<bool> drop(g.nodes.size(), false);
+  int fused = 0;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& mm = g.nodes[i];
+    if (!isOp(mm, "MatMul") || mm.inputs.size() != 2) continue;
+    const Tensor* w = constant(g, idx, mm.inputs[1]);
+    if (!w || w->dtype() != DataType::kFloat || w->rank() != 2) continue;
+    const int64_t N = w->dim(1);
+    Node f = internalNode("FusedMatMul", mm.name);
+    f.inputs = {mm.inputs[0], mm.inputs[1]};
+    std::string y = mm.outputs[0];
+    int last = static_cast<int>(i);
+    std::vector<int> absorbed;
+    // Bias.
+    int r = onlyReader(g, idx, y);
+    if (r >= 0 && isOp(g.nodes[r], "Add") && !drop[r]) {
+      const std::string& b = other(g.nodes[r], y);
+      const Tensor* bt = constant(g, idx, b);
+      if (bt && bt->dtype() == DataType::kFloat && bt->numel() == N && bt->rank() == 1) {
+        f.inputs.push_back(b);
+        absorbed.push_back(r);
+        y = g.nodes[r].outputs[0];
+        last = r;
+      }
+    }
+    // Activation, else residual.
+    r = onlyReader(g, idx, y);
+    if (r >= 0 && !drop[r]) {
+      const Node& n = g.nodes[r];
+      const bool gelu = n.opType == "Gelu" && n.domain == kInternalDomain;
+      if (gelu || isOp(n, "Relu")) {
+        f.attributes.push_back(stringAttr("activation", gelu ? "Gelu" : "Relu"));
+        absorbed.push_back(r);
+        y = n.outputs[0];
+        last = r;
+      } else if (isOp(n, "Add") && n.inputs[0] != n.inputs[1] && sameShape(g, y, other(n, y)) &&
+                 sameShape(g, y, n.outputs[0])) {
+        if (f.inputs.size() == 2) f.inputs.push_back("");
+        f.inputs.push_back(other(n, y));
+        absorbed.push_back(r);
+        y = n.outputs[0];
+        last = r;
+      }
+    }
+    f.outputs = {y};
+    drop[i] = true;
+    for (int k : absorbed) drop[k] = true;
+    drop[last] = false;
+    g.nodes[last] = f;
+    ++fused;
+  }
+  if (fused) {
+    useInternalDomain(g);
+    removeNodes(g, drop);
+  }
+  return fused;
+}
+
+}  // namespace oinfer::passes

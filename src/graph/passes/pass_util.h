@@ -1,0 +1,170 @@
+// Helpers shared by the transformer passes: who produces and who reads each
+// value, constant lookups (initializers and Constant nodes), and removal of
+// the nodes a pass has fused away.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "oinfer/graph.h"
+
+namespace oinfer::passes::util {
+
+inline constexpr const char* kInternalDomain = "ai.oinfer";
+
+class GraphIndex {
+ public:
+  explicit GraphIndex(const Graph& g) : g_(g) {
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+      for (const auto& o : g.nodes[i].outputs)
+        if (!o.empty()) producer_[o] = static_cast<int>(i);
+      for (const auto& in : g.nodes[i].inputs)
+        if (!in.empty()) ++readers_[in];
+      for (const auto& a : g.nodes[i].attributes) {
+        // Names a subgraph reads from this scope count as extra readers.
+        if (a.g)
+          for (const auto& n : a.g->outerScopeInputs) readers_[n] += 2, subgraphReads_.insert(n);
+        for (const auto& sg : a.graphs)
+          if (sg)
+            for (const auto& n : sg->outerScopeInputs) readers_[n] += 2, subgraphReads_.insert(n);
+      }
+    }
+    for (const auto& o : g.outputs) outputs_.insert(o.name);
+  }
+
+  // Index of the node producing `name`, or -1 (graph input, initializer).
+  int producer(const std::string& name) const {
+    auto it = producer_.find(name);
+    return it == producer_.end() ? -1 : it->second;
+  }
+  // The producer when it is `op` in the default domain, else -1.
+  int producerOf(const std::string& name, const char* op) const {
+    const int p = producer(name);
+    return p >= 0 && g_.nodes[p].opType == op && g_.nodes[p].domain.empty() ? p : -1;
+  }
+  int readers(const std::string& name) const {
+    auto it = readers_.find(name);
+    return it == readers_.end() ? 0 : it->second;
+  }
+  bool isGraphOutput(const std::string& name) const { return outputs_.count(name) > 0; }
+  // Renaming such a value would leave the subgraph reading a stale name.
+  bool readBySubgraph(const std::string& name) const { return subgraphReads_.count(name) > 0; }
+  // True when a fused-away intermediate can disappear: one reader, not an output.
+  bool internal(const std::string& name) const { return readers(name) == 1 && !isGraphOutput(name); }
+
+ private:
+  const Graph& g_;
+  std::map<std::string, int> producer_;
+  std::map<std::string, int> readers_;
+  std::set<std::string> outputs_;
+  std::set<std::string> subgraphReads_;
+};
+
+inline bool isOp(const Node& n, const char* op) { return n.opType == op && n.domain.empty(); }
+
+// The value of a constant (initializer or Constant node output), or nullptr.
+inline const Tensor* constant(const Graph& g, const GraphIndex& idx, const std::string& name) {
+  auto it = g.initializers.find(name);
+  if (it != g.initializers.end()) return &it->second;
+  const int p = idx.producerOf(name, "Constant");
+  if (p < 0) return nullptr;
+  return g.nodes[p].attrTensor("value");
+}
+
+// A float32 constant with exactly one element.
+inline bool scalarConst(const Graph& g, const GraphIndex& idx, const std::string& name, float& v) {
+  const Tensor* t = constant(g, idx, name);
+  if (!t || t->dtype() != DataType::kFloat || t->numel() != 1) return false;
+  v = t->data<float>()[0];
+  return true;
+}
+
+inline bool near(float a, float b, float rel = 1e-4f) { return std::fabs(a - b) <= rel * std::fabs(b); }
+
+// The inferred shape of a value (dims may be symbolic), initializers
+// included; nullopt when unknown.
+inline std::optional<Shape> shapeOf(const Graph& g, const std::string& name) {
+  if (auto it = g.initializers.find(name); it != g.initializers.end()) return toShape(it->second.shape());
+  const ValueInfo* vi = g.findValue(name);
+  if (!vi || !vi->hasShape) return std::nullopt;
+  return vi->shape;
+}
+inline DataType dtypeOf(const Graph& g, const std::string& name) {
+  if (auto it = g.initializers.find(name); it != g.initializers.end()) return it->second.dtype();
+  const ValueInfo* vi = g.findValue(name);
+  return vi ? vi->dtype : DataType::kUndefined;
+}
+// Whether two values provably have the same shape: equal ranks and every dim
+// equal, a symbolic dim only to the same symbol.
+inline bool sameShape(const Graph& g, const std::string& a, const std::string& b) {
+  const auto sa = shapeOf(g, a);
+  const auto sb = shapeOf(g, b);
+  return sa && sb && *sa == *sb;
+}
+// Rank of a value, or -1 when unknown.
+inline int64_t rankOf(const Graph& g, const std::string& name) {
+  const auto s = shapeOf(g, name);
+  return s ? static_cast<int64_t>(s->size()) : -1;
+}
+
+// The other input of a binary node, given one of them (index 0 or 1).
+inline const std::string& other(const Node& n, const std::string& one) {
+  return n.inputs[0] == one ? n.inputs[1] : n.inputs[0];
+}
+
+// Drops the marked nodes and any initializer nothing reads any more; marks
+// the graph for re-inference.
+inline void removeNodes(Graph& g, const std::vector<bool>& drop) {
+  std::vector<Node> kept;
+  kept.reserve(g.nodes.size());
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    if (!drop[i]) kept.push_back(std::move(g.nodes[i]));
+  g.nodes = std::move(kept);
+  std::set<std::string> used;
+  for (const Node& n : g.nodes) {
+    used.insert(n.inputs.begin(), n.inputs.end());
+    for (const auto& a : n.attributes) {
+      if (a.g) used.insert(a.g->outerScopeInputs.begin(), a.g->outerScopeInputs.end());
+      for (const auto& sg : a.graphs)
+        if (sg) used.insert(sg->outerScopeInputs.begin(), sg->outerScopeInputs.end());
+    }
+  }
+  for (const auto& o : g.outputs) used.insert(o.name);
+  for (auto it = g.initializers.begin(); it != g.initializers.end();)
+    it = used.count(it->first) ? std::next(it) : g.initializers.erase(it);
+  g.shapesInferred = false;
+}
+
+inline Attribute floatAttr(const std::string& name, float v) {
+  Attribute a;
+  a.name = name;
+  a.type = AttrType::kFloat;
+  a.f = v;
+  return a;
+}
+inline Attribute stringAttr(const std::string& name, const std::string& v) {
+  Attribute a;
+  a.name = name;
+  a.type = AttrType::kString;
+  a.s = v;
+  return a;
+}
+
+inline Node internalNode(const std::string& op, const std::string& name) {
+  Node n;
+  n.opType = op;
+  n.domain = kInternalDomain;
+  n.name = name;
+  return n;
+}
+
+inline void useInternalDomain(Graph& g) {
+  if (!g.opsetImports.count(kInternalDomain)) g.opsetImports[kInternalDomain] = 1;
+}
+
+}  // namespace oinfer::passes::util

@@ -1,0 +1,264 @@
+// Internal ops (domain "ai.oinfer") that the transformer graph passes emit,
+// so a BERT/ViT layer runs as a handful of kernels instead of dozens:
+//
+//   FusedMatMul(A, B, bias?, residual?)  act(A * B + bias + residual); B is a
+//       2-d weight packed once at plan time for the GEMM micro-kernel.
+//   LayerNorm(X, scale, bias?, skip?)    normalises the last axis of X + skip;
+//       output 1 (optional) is X + skip itself, for pre-norm residual streams.
+//   Gelu(X)                               exact (erf) Gelu, vectorised.
+//   FusedAttention(Q, Kt, V, mask?)       softmax(scale * Q Kt + mask) V per
+//       (batch, head), with the score matrix kept in a per-thread buffer;
+//       with num_heads, Q/K/V/Y stay [B, S, H*D] and heads are strided views,
+//       so the head split/merge Transposes of the export disappear.
+//
+// All are float32; the passes only emit them for float initializers.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "ops/cpu/fused_transformer_rows.h"
+#include "ops/cpu/gemm/sgemm.h"
+#include "ops/cpu/reduce_axes.h"
+#include "ops/registry.h"
+#include "shape/fused_transformer.h"
+
+namespace oinfer {
+
+namespace {
+
+const char* kDomain = "ai.oinfer";
+
+// ---- FusedMatMul ---------------------------------------------------------
+
+class FusedMatMulKernel final : public Kernel {
+ public:
+  explicit FusedMatMulKernel(const KernelInit& init) {
+    const std::string act = init.node.attrString("activation", "");
+    if (act == "Relu") act_ = GemmActivation::kRelu;
+    else if (act == "Gelu") gelu_ = true;
+    else if (!act.empty()) init.fail("unknown activation '" + act + "'");
+    if (const Tensor* b = init.constInput(1); b && b->rank() == 2 && b->dtype() == DataType::kFloat)
+      packed_ = packB(false, b->dim(0), b->dim(1), b->data<float>(), b->dim(1));
+  }
+
+  void run(KernelContext& ctx) override {
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
+    if (b.rank() != 2 || a.rank() == 0 || a.shape().back() != b.dim(0))
+      ctx.fail("inner dimensions differ: input 0 ('" + ctx.node().inputs[0] + "') has shape " +
+               shapeToString(a.shape()) + ", input 1 ('" + ctx.node().inputs[1] + "') has shape " +
+               shapeToString(b.shape()));
+    const int64_t K = b.dim(0), N = b.dim(1);
+    const int64_t M = K == 0 ? 0 : a.numel() / K;
+    Tensor& y = ctx.output(0);
+    float* yp = y.data<float>();
+    if (M == 0 || N == 0) return;
+    GemmEpilogue ep;
+    ep.act = act_;
+    if (ctx.hasInput(2)) {
+      const Tensor& bias = ctx.input(2);
+      if (bias.numel() != N)
+        ctx.fail("input 2 ('" + ctx.node().inputs[2] + "') has shape " + shapeToString(bias.shape()) +
+                 ", expected [" + std::to_string(N) + "]");
+      ep.biasKind = GemmBias::kPerCol;
+      ep.bias = bias.data<float>();
+    }
+    if (ctx.hasInput(3)) {
+      const Tensor& r = ctx.input(3);
+      if (r.shape() != y.shape())
+        ctx.fail("input 3 ('" + ctx.node().inputs[3] + "') has shape " + shapeToString(r.shape()) +
+                 ", expected the output's " + shapeToString(y.shape()));
+      ep.residual = r.data<float>();
+      ep.ldr = N;
+    }
+    if (packed_.empty()) {
+      // A weight that is not constant (rare: the pass only fuses initializers).
+      sgemm(false, false, M, N, K, 1.f, a.data<float>(), K, b.data<float>(), N, 0.f, yp, N, &ctx.pool());
+      applyGemmEpilogue(ep, yp, N, M, N);
+    } else {
+      sgemmPacked(false, M, a.data<float>(), K, packed_, 1.f, 0.f, yp, N, ep, &ctx.pool());
+    }
+    if (gelu_)
+      ctx.pool().parallelFor(M, [&](int64_t r0, int64_t r1) {
+        cpu::geluSpan(yp + r0 * N, yp + r0 * N, (r1 - r0) * N);
+      }, std::max<int64_t>(1, 4096 / N));
+  }
+
+ private:
+  PackedB packed_;
+  GemmActivation act_ = GemmActivation::kNone;
+  bool gelu_ = false;  // applied after the GEMM with the vectorised erf
+};
+
+// ---- LayerNorm -----------------------------------------------------------
+
+std::unique_ptr<Kernel> makeLayerNorm(const KernelInit& init) {
+  const float eps = init.node.attrFloat("epsilon", 1e-5f);
+  return makeKernel([eps](KernelContext& ctx) {
+    const Tensor& x = ctx.input(0);
+    if (x.rank() == 0) ctx.fail("input 0 ('" + ctx.node().inputs[0] + "') must have rank >= 1");
+    const int64_t n = x.shape().back();
+    const int64_t rows = n == 0 ? 0 : x.numel() / n;
+    auto vec = [&](size_t i) -> const float* {
+      if (!ctx.hasInput(i)) return nullptr;
+      const Tensor& t = ctx.input(i);
+      if (t.numel() != n)
+        ctx.fail("input " + std::to_string(i) + " ('" + ctx.node().inputs[i] + "') has shape " +
+                 shapeToString(t.shape()) + ", expected [" + std::to_string(n) + "] for input 0 of shape " +
+                 shapeToString(x.shape()));
+      return t.data<float>();
+    };
+    const float* gamma = vec(1);
+    const float* beta = vec(2);
+    const float* skip = nullptr;
+    if (ctx.hasInput(3)) {
+      const Tensor& s = ctx.input(3);
+      if (s.shape() != x.shape())
+        ctx.fail("input 3 ('" + ctx.node().inputs[3] + "') has shape " + shapeToString(s.shape()) +
+                 ", expected input 0's " + shapeToString(x.shape()));
+      skip = s.data<float>();
+    }
+    float* sum = ctx.hasOutput(1) ? ctx.output(1).data<float>() : nullptr;
+    const float* xp = x.data<float>();
+    float* yp = ctx.output(0).data<float>();
+    ctx.pool().parallelFor(rows, [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) {
+        const float* src = xp + r * n;
+        float* dst = yp + r * n;
+        if (skip) {
+          // The sum goes to output 1 when wanted, else through y itself.
+          float* s = sum ? sum + r * n : dst;
+          const float* k = skip + r * n;
+          for (int64_t e = 0; e < n; ++e) s[e] = src[e] + k[e];
+          src = s;
+        }
+        cpu::layerNormRow(src, gamma, beta, eps, dst, n);
+      }
+    }, std::max<int64_t>(1, cpu::kReduceGrain / std::max<int64_t>(n, 1)));
+  });
+}
+
+// ---- Gelu ----------------------------------------------------------------
+
+std::unique_ptr<Kernel> makeGelu(const KernelInit&) {
+  return makeKernel([](KernelContext& ctx) {
+    const Tensor& x = ctx.input(0);
+    const float* xp = x.data<float>();
+    float* yp = ctx.output(0).data<float>();
+    constexpr int64_t kChunk = 4096;
+    const int64_t n = x.numel();
+    ctx.pool().parallelFor((n + kChunk - 1) / kChunk, [&](int64_t c0, int64_t c1) {
+      const int64_t b = c0 * kChunk, e = std::min(n, c1 * kChunk);
+      cpu::geluSpan(xp + b, yp + b, e - b);
+    });
+  });
+}
+
+// ---- FusedAttention ------------------------------------------------------
+
+// Layout of one attention problem: per (batch, head) pointers and leading
+// dimensions into Q, K (as K^T, or as K read transposed), V and Y.
+struct AttentionLayout {
+  int64_t batch = 1, heads = 1, S = 0, T = 0, D = 0, E = 0;
+  bool packedHeads = false;  // [B, S, H*D] inputs and output (num_heads > 0)
+  int64_t qOff(int64_t b, int64_t h) const { return packedHeads ? b * S * heads * D + h * D : (b * heads + h) * S * D; }
+  int64_t kOff(int64_t b, int64_t h) const { return packedHeads ? b * T * heads * D + h * D : (b * heads + h) * D * T; }
+  int64_t vOff(int64_t b, int64_t h) const { return packedHeads ? b * T * heads * E + h * E : (b * heads + h) * T * E; }
+  int64_t ldq() const { return packedHeads ? heads * D : D; }
+  int64_t ldk() const { return packedHeads ? heads * D : T; }
+  int64_t ldv() const { return packedHeads ? heads * E : E; }
+};
+
+std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
+  const float scale = init.node.attrFloat("scale", 1.f);
+  const int64_t numHeads = init.node.attrInt("num_heads", 0);
+  return makeKernel([scale, numHeads](KernelContext& ctx) {
+    const Tensor& q = ctx.input(0);
+    const Tensor& k = ctx.input(1);
+    const Tensor& v = ctx.input(2);
+    const size_t r = q.rank();
+    AttentionLayout L;
+    std::vector<int64_t> scoreShape;  // [batch dims..., S, T] the mask broadcasts onto
+    if (numHeads > 0) {
+      // Q [B, S, H*D], K [B, T, H*D], V [B, T, H*E]: heads split by strides.
+      bool ok = r == 3 && k.rank() == 3 && v.rank() == 3 && q.dim(0) == k.dim(0) && q.dim(0) == v.dim(0) &&
+                q.dim(2) == k.dim(2) && k.dim(1) == v.dim(1) && q.dim(2) % numHeads == 0 && v.dim(2) % numHeads == 0;
+      if (!ok)
+        ctx.fail("Q " + shapeToString(q.shape()) + ", K " + shapeToString(k.shape()) + " and V " +
+                 shapeToString(v.shape()) + " are not [B, S, H*D], [B, T, H*D], [B, T, H*E] for " +
+                 std::to_string(numHeads) + " heads");
+      L = {q.dim(0), numHeads, q.dim(1), k.dim(1), q.dim(2) / numHeads, v.dim(2) / numHeads, true};
+      scoreShape = {L.batch, L.heads, L.S, L.T};
+    } else {
+      bool ok = r >= 2 && k.rank() == r && v.rank() == r;
+      for (size_t d = 0; ok && d + 2 < r; ++d) ok = q.dim(d) == k.dim(d) && q.dim(d) == v.dim(d);
+      if (!ok || q.dim(r - 1) != k.dim(r - 2) || k.dim(r - 1) != v.dim(r - 2))
+        ctx.fail("Q " + shapeToString(q.shape()) + ", K^T " + shapeToString(k.shape()) + " and V " +
+                 shapeToString(v.shape()) + " do not chain as Q*K^T*V");
+      L.S = q.dim(r - 2);
+      L.D = q.dim(r - 1);
+      L.T = k.dim(r - 1);
+      L.E = v.dim(r - 1);
+      scoreShape.assign(q.shape().begin(), q.shape().end() - 2);
+      for (int64_t d : scoreShape) L.heads *= d;
+      scoreShape.push_back(L.S);
+      scoreShape.push_back(L.T);
+    }
+    const size_t sr = scoreShape.size();
+    const std::vector<int64_t> batchDims(scoreShape.begin(), scoreShape.end() - 2);
+    // The mask broadcasts onto the scores; rows repeat when its S dim is 1.
+    const float* mask = nullptr;
+    int64_t maskRowStride = 0;
+    std::vector<int64_t> maskOff;
+    if (ctx.hasInput(3)) {
+      const Tensor& m = ctx.input(3);
+      std::vector<int64_t> ms = m.shape();
+      while (ms.size() < sr) ms.insert(ms.begin(), 1);
+      bool mok = ms.size() == sr && ms[sr - 1] == L.T && (ms[sr - 2] == 1 || ms[sr - 2] == L.S);
+      for (size_t d = 0; mok && d + 2 < sr; ++d) mok = ms[d] == 1 || ms[d] == scoreShape[d];
+      if (!mok)
+        ctx.fail("input 3 ('" + ctx.node().inputs[3] + "') of shape " + shapeToString(m.shape()) +
+                 " cannot be broadcast to the scores' shape " + shapeToString(scoreShape));
+      mask = m.data<float>();
+      maskRowStride = ms[sr - 2] == 1 ? 0 : L.T;
+      maskOff = cpu::broadcastOffsets(std::vector<int64_t>(ms.begin(), ms.end() - 2), batchDims, ms[sr - 2] * L.T);
+    }
+    const float* qp = q.data<float>();
+    const float* kp = k.data<float>();
+    const float* vp = v.data<float>();
+    float* yp = ctx.output(0).data<float>();
+    const int64_t problems = L.batch * L.heads;
+    if (problems == 0 || L.S == 0 || L.E == 0) return;
+    ctx.pool().parallelFor(problems, [&](int64_t p0, int64_t p1) {
+      // Per thread and kept across runs, so steady-state runs do not allocate.
+      thread_local std::vector<float> scores;
+      if (scores.size() < static_cast<size_t>(L.S * L.T)) scores.resize(static_cast<size_t>(L.S * L.T));
+      float* sc = scores.data();
+      for (int64_t p = p0; p < p1; ++p) {
+        const int64_t b = p / L.heads, h = p % L.heads;
+        // Packed heads read K as [T, D] rows (transposed); otherwise K^T is [D, T].
+        sgemm(false, L.packedHeads, L.S, L.T, L.D, 1.f, qp + L.qOff(b, h), L.ldq(), kp + L.kOff(b, h), L.ldk(), 0.f,
+              sc, L.T, nullptr);
+        const float* mh = mask ? mask + maskOff[p] : nullptr;
+        for (int64_t s = 0; s < L.S; ++s)
+          cpu::scaledMaskedSoftmaxRow(sc + s * L.T, mh ? mh + s * maskRowStride : nullptr, scale, sc + s * L.T, L.T);
+        float* out = L.packedHeads ? yp + b * L.S * L.heads * L.E + h * L.E : yp + p * L.S * L.E;
+        sgemm(false, false, L.S, L.E, L.T, 1.f, sc, L.T, vp + L.vOff(b, h), L.ldv(), 0.f, out, L.ldv(), nullptr);
+      }
+    });
+  });
+}
+
+}  // namespace
+
+void register_fused_transformer(Registry& r) {
+  const std::vector<DataType> f32 = {DataType::kFloat};
+  r.add(OpDef{kDomain, "FusedMatMul", 1, shape::inferFusedMatMul,
+              [](const KernelInit& init) -> std::unique_ptr<Kernel> { return std::make_unique<FusedMatMulKernel>(init); },
+              {}, f32});
+  r.add(OpDef{kDomain, "LayerNorm", 1, shape::inferFusedLayerNorm, makeLayerNorm, {}, f32});
+  r.add(OpDef{kDomain, "Gelu", 1, shape::propagateUnary, makeGelu, {}, f32});
+  r.add(OpDef{kDomain, "FusedAttention", 1, shape::inferFusedAttention, makeAttention, {}, f32});
+}
+
+}  // namespace oinfer

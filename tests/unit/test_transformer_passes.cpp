@@ -1,0 +1,439 @@
+// Transformer passes keep outputs equal: each graph runs with the passes off
+// (optimizationLevel 0) and on (1), the outputs are compared, and the
+// optimized graph is checked for the fused node it should now hold.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "../op_tester.h"
+#include "graph/passes/passes.h"
+#include "oinfer/oinfer.h"
+
+using namespace oinfer;
+using oinfer::testing::OpTester;
+
+namespace {
+
+Tensor randomTensor(std::vector<int64_t> shape, std::mt19937& rng, float lo = -1.f, float hi = 1.f) {
+  Tensor t(DataType::kFloat, std::move(shape));
+  std::uniform_real_distribution<float> d(lo, hi);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(rng);
+  return t;
+}
+
+Tensor scalar(float v) { return Tensor::fromVector<float>({}, {v}); }
+
+// A small graph builder: inputs, initializers and nodes by name.
+struct Builder {
+  Graph g;
+  std::mt19937 rng{7};
+  std::map<std::string, Tensor> feeds;
+  explicit Builder(int64_t opset) { g.opsetImports[""] = opset; }
+  void input(const std::string& name, std::vector<int64_t> shape, float lo = -1.f, float hi = 1.f) {
+    g.inputs.push_back(ValueInfo{name, ValueKind::kTensor, DataType::kFloat, true, toShape(shape)});
+    feeds[name] = randomTensor(shape, rng, lo, hi);
+  }
+  void init(const std::string& name, Tensor t) { g.initializers[name] = std::move(t); }
+  void weight(const std::string& name, std::vector<int64_t> shape) { init(name, randomTensor(shape, rng)); }
+  Node& node(const std::string& op, std::vector<std::string> in, std::vector<std::string> out) {
+    Node n;
+    n.opType = op;
+    n.name = op + "_" + std::to_string(g.nodes.size());
+    n.inputs = std::move(in);
+    n.outputs = std::move(out);
+    g.nodes.push_back(n);
+    return g.nodes.back();
+  }
+  void output(const std::string& name) {
+    g.outputs.push_back(ValueInfo{name, ValueKind::kTensor, DataType::kFloat, false, {}});
+  }
+};
+
+void ints(Node& n, const std::string& name, std::vector<int64_t> v) {
+  Attribute a;
+  a.name = name;
+  a.type = AttrType::kInts;
+  a.ints = std::move(v);
+  n.attributes.push_back(a);
+}
+void intAttr(Node& n, const std::string& name, int64_t v) {
+  Attribute a;
+  a.name = name;
+  a.type = AttrType::kInt;
+  a.i = v;
+  n.attributes.push_back(a);
+}
+void floatAttr(Node& n, const std::string& name, float v) {
+  Attribute a;
+  a.name = name;
+  a.type = AttrType::kFloat;
+  a.f = v;
+  n.attributes.push_back(a);
+}
+
+int count(const Graph& g, const std::string& op) {
+  int n = 0;
+  for (const Node& node : g.nodes) n += node.opType == op;
+  return n;
+}
+
+// Runs with the passes off and on; returns the optimized graph for inspection.
+Graph expectSameOutputs(const Builder& b, float rtol = 1e-4f, float atol = 1e-5f) {
+  SessionOptions off, on;
+  off.optimizationLevel = 0;
+  on.optimizationLevel = 1;
+  Session plain(b.g, off), optimized(b.g, on);
+  TensorMap feeds(b.feeds.begin(), b.feeds.end());
+  auto x = plain.run(feeds);
+  auto y = optimized.run(feeds);
+  EXPECT_EQ(x.size(), y.size());
+  for (size_t k = 0; k < x.size() && k < y.size(); ++k) {
+    EXPECT_EQ(x[k].shape(), y[k].shape());
+    if (x[k].shape() != y[k].shape()) continue;
+    for (int64_t i = 0; i < x[k].numel(); ++i) {
+      const float e = x[k].data<float>()[i], v = y[k].data<float>()[i];
+      if (std::fabs(v - e) > atol + rtol * std::fabs(e)) {
+        ADD_FAILURE() << "output " << k << " element " << i << ": " << v << " vs " << e;
+        break;
+      }
+    }
+  }
+  return optimized.graph();
+}
+
+// The LayerNorm pattern torch exports before opset 17, fed by a residual Add.
+void layerNormPattern(Builder& b, const std::string& x, const std::string& y, bool axesAsInput) {
+  auto mean = [&](const std::string& in, const std::string& out) {
+    if (axesAsInput) {
+      b.node("ReduceMean", {in, "axes"}, {out});
+    } else {
+      ints(b.node("ReduceMean", {in}, {out}), "axes", {-1});
+    }
+  };
+  mean(x, x + "_m");
+  b.node("Sub", {x, x + "_m"}, {x + "_d"});
+  b.node("Pow", {x + "_d", "two"}, {x + "_p"});
+  mean(x + "_p", x + "_v");
+  b.node("Add", {x + "_v", "eps"}, {x + "_ve"});
+  b.node("Sqrt", {x + "_ve"}, {x + "_s"});
+  b.node("Div", {x + "_d", x + "_s"}, {x + "_n"});
+  b.node("Mul", {x + "_n", "gamma"}, {x + "_g"});
+  b.node("Add", {x + "_g", "beta"}, {y});
+}
+
+void layerNormParams(Builder& b, int64_t d, bool axesAsInput) {
+  b.init("two", scalar(2.f));
+  b.init("eps", scalar(1e-5f));
+  b.init("gamma", randomTensor({d}, b.rng, 0.5f, 1.5f));
+  b.weight("beta", {d});
+  if (axesAsInput) b.init("axes", Tensor::fromVector<int64_t>({1}, {-1}));
+}
+
+}  // namespace
+
+TEST(TransformerPasses, LayerNormPatternWithResidualBecomesOneNode) {
+  Builder b(13);
+  b.input("a", {2, 5, 16});
+  b.input("r", {2, 5, 16}, -3.f, 5.f);
+  layerNormParams(b, 16, false);
+  b.node("Add", {"a", "r"}, {"x"});
+  layerNormPattern(b, "x", "y", false);
+  b.output("y");
+  Graph g = expectSameOutputs(b);
+  ASSERT_EQ(g.nodes.size(), 1u);
+  EXPECT_EQ(g.nodes[0].opType, "LayerNorm");
+  EXPECT_EQ(g.nodes[0].domain, "ai.oinfer");
+  EXPECT_EQ(g.nodes[0].inputs.size(), 4u);  // x, gamma, beta, skip
+}
+
+TEST(TransformerPasses, LayerNormPatternOpset18AxesInput) {
+  Builder b(18);
+  b.input("x", {3, 8});
+  layerNormParams(b, 8, true);
+  layerNormPattern(b, "x", "y", true);
+  b.output("y");
+  Graph g = expectSameOutputs(b);
+  EXPECT_EQ(count(g, "LayerNorm"), 1);
+  EXPECT_EQ(count(g, "ReduceMean"), 0);
+}
+
+TEST(TransformerPasses, PreNormResidualSumStaysAnOutput) {
+  // x = a + r feeds the native LayerNormalization and is read again later.
+  Builder b(17);
+  b.input("a", {1, 4, 12});
+  b.input("r", {1, 4, 12});
+  b.init("gamma", randomTensor({12}, b.rng, 0.5f, 1.5f));
+  b.weight("beta", {12});
+  b.node("Add", {"a", "r"}, {"x"});
+  floatAttr(b.node("LayerNormalization", {"x", "gamma", "beta"}, {"n"}), "epsilon", 1e-6f);
+  b.node("Mul", {"n", "x"}, {"y"});
+  b.output("y");
+  b.output("x");
+  Graph g = expectSameOutputs(b);
+  EXPECT_EQ(count(g, "Add"), 0);
+  ASSERT_EQ(count(g, "LayerNorm"), 1);
+  for (const Node& n : g.nodes) {
+    if (n.opType == "LayerNorm") {
+      EXPECT_EQ(n.outputs.size(), 2u);
+    }
+  }
+}
+
+TEST(TransformerPasses, LayerNormWithStatisticsOutputsIsLeftAlone) {
+  Builder b(17);
+  b.input("x", {2, 6});
+  b.init("gamma", randomTensor({6}, b.rng));
+  b.node("LayerNormalization", {"x", "gamma"}, {"y", "mean"});
+  b.output("y");
+  b.output("mean");
+  Graph g = expectSameOutputs(b);
+  EXPECT_EQ(count(g, "LayerNormalization"), 1);
+}
+
+TEST(TransformerPasses, GeluTorchFormFusesIntoMatMul) {
+  // MatMul -> Add(bias, .) -> Div(sqrt 2) / Erf / Add 1 / Mul x / Mul 0.5
+  Builder b(14);
+  b.input("x", {2, 3, 8});
+  b.weight("W", {8, 24});
+  b.weight("B", {24});
+  b.init("sqrt2", scalar(1.41421356f));
+  b.init("one", scalar(1.f));
+  b.init("half", scalar(0.5f));
+  b.node("MatMul", {"x", "W"}, {"m"});
+  b.node("Add", {"B", "m"}, {"h"});
+  b.node("Div", {"h", "sqrt2"}, {"d"});
+  b.node("Erf", {"d"}, {"e"});
+  b.node("Add", {"e", "one"}, {"a"});
+  b.node("Mul", {"h", "a"}, {"hm"});
+  b.node("Mul", {"hm", "half"}, {"y"});
+  b.output("y");
+  Graph g = expectSameOutputs(b);
+  ASSERT_EQ(g.nodes.size(), 1u);
+  EXPECT_EQ(g.nodes[0].opType, "FusedMatMul");
+  EXPECT_EQ(g.nodes[0].attrString("activation", ""), "Gelu");
+}
+
+TEST(TransformerPasses, GeluHalfFirstFormStandalone) {
+  // x * 0.5 * (1 + erf(x * 0.7071)) on a graph input: a lone Gelu.
+  Builder b(13);
+  b.input("x", {4, 33}, -5.f, 5.f);
+  b.init("rsqrt2", scalar(0.70710678f));
+  b.init("one", scalar(1.f));
+  b.init("half", scalar(0.5f));
+  b.node("Mul", {"x", "half"}, {"xh"});
+  b.node("Mul", {"rsqrt2", "x"}, {"d"});
+  b.node("Erf", {"d"}, {"e"});
+  b.node("Add", {"one", "e"}, {"a"});
+  b.node("Mul", {"xh", "a"}, {"y"});
+  b.output("y");
+  Graph g = expectSameOutputs(b);
+  ASSERT_EQ(g.nodes.size(), 1u);
+  EXPECT_EQ(g.nodes[0].opType, "Gelu");
+}
+
+TEST(TransformerPasses, MatMulBiasReluAndResidual) {
+  Builder b(13);
+  b.input("x", {1, 5, 16});
+  b.weight("W1", {16, 16});
+  b.weight("B1", {16});
+  b.weight("W2", {16, 16});
+  b.weight("B2", {16});
+  b.node("MatMul", {"x", "W1"}, {"m1"});
+  b.node("Add", {"m1", "B1"}, {"h1"});
+  b.node("Relu", {"h1"}, {"r1"});
+  b.node("MatMul", {"r1", "W2"}, {"m2"});
+  b.node("Add", {"m2", "B2"}, {"h2"});
+  b.node("Add", {"x", "h2"}, {"y"});
+  b.output("y");
+  Graph g = expectSameOutputs(b);
+  ASSERT_EQ(g.nodes.size(), 2u);
+  EXPECT_EQ(g.nodes[0].attrString("activation", ""), "Relu");
+  EXPECT_EQ(g.nodes[1].inputs.size(), 4u);  // x, W, bias, residual
+}
+
+TEST(TransformerPasses, MatMulWhoseOutputIsReadTwiceKeepsItsBiasAdd) {
+  Builder b(13);
+  b.input("x", {3, 8});
+  b.weight("W", {8, 4});
+  b.weight("B", {4});
+  b.node("MatMul", {"x", "W"}, {"m"});
+  b.node("Add", {"m", "B"}, {"y"});
+  b.output("y");
+  b.output("m");
+  Graph g = expectSameOutputs(b);
+  EXPECT_EQ(count(g, "Add"), 1);
+  EXPECT_EQ(count(g, "FusedMatMul"), 1);
+}
+
+TEST(TransformerPasses, TransposePairsAndIdentityDisappear) {
+  Builder b(13);
+  b.input("x", {2, 3, 4, 5});
+  b.init("s1", Tensor::fromVector<int64_t>({2}, {6, 20}));
+  b.init("s2", Tensor::fromVector<int64_t>({3}, {-1, 4, 5}));
+  ints(b.node("Transpose", {"x"}, {"t1"}), "perm", {0, 2, 1, 3});
+  ints(b.node("Transpose", {"t1"}, {"t2"}), "perm", {0, 2, 1, 3});  // identity overall
+  b.node("Identity", {"t2"}, {"i"});
+  ints(b.node("Transpose", {"i"}, {"t3"}), "perm", {0, 2, 1, 3});
+  ints(b.node("Transpose", {"t3"}, {"t4"}), "perm", {0, 1, 3, 2});  // one Transpose (0,2,3,1)
+  b.node("Reshape", {"t4", "s1"}, {"r1"});
+  b.node("Reshape", {"r1", "s2"}, {"y"});
+  b.output("y");
+  Graph g = expectSameOutputs(b, 0.f, 0.f);
+  EXPECT_EQ(count(g, "Transpose"), 1);
+  EXPECT_EQ(count(g, "Identity"), 0);
+  EXPECT_EQ(count(g, "Reshape"), 1);
+  for (const Node& n : g.nodes) {
+    if (n.opType == "Transpose") {
+      EXPECT_EQ(n.attrInts("perm"), (std::vector<int64_t>{0, 2, 3, 1}));
+    }
+  }
+}
+
+TEST(TransformerPasses, TransposeOfAGraphOutputIsKept) {
+  Builder b(13);
+  b.input("x", {2, 3});
+  b.node("Transpose", {"x"}, {"t"});
+  b.node("Transpose", {"t"}, {"y"});
+  b.output("y");
+  b.output("t");
+  Graph g = expectSameOutputs(b, 0.f, 0.f);
+  EXPECT_EQ(count(g, "Transpose"), 2);
+}
+
+namespace {
+
+// Q[1,2,5,4] Kt[1,2,4,6] V[1,2,6,3]; scores scaled, masked, softmaxed.
+Builder attentionGraph(bool divScale, bool mask, bool scaleOperands) {
+  Builder b(13);
+  b.input("q", {1, 2, 5, 4}, -2.f, 2.f);
+  b.input("kt", {1, 2, 4, 6}, -2.f, 2.f);
+  b.input("v", {1, 2, 6, 3});
+  std::string q = "q", kt = "kt";
+  if (scaleOperands) {
+    b.init("s", scalar(0.7071f));
+    b.node("Mul", {"q", "s"}, {"qs"});
+    b.node("Mul", {"s", "kt"}, {"ks"});
+    q = "qs";
+    kt = "ks";
+  }
+  b.node("MatMul", {q, kt}, {"sc"});
+  std::string s = "sc";
+  if (divScale) {
+    b.init("c", scalar(2.f));
+    b.node("Div", {s, "c"}, {"sd"});
+    s = "sd";
+  }
+  if (mask) {
+    Tensor m(DataType::kFloat, {1, 1, 1, 6});
+    for (int i = 0; i < 6; ++i) m.data<float>()[i] = i == 4 ? -1e4f : 0.f;
+    b.g.inputs.push_back(ValueInfo{"mask", ValueKind::kTensor, DataType::kFloat, true, {1, 1, 1, 6}});
+    b.feeds["mask"] = m;
+    b.node("Add", {"mask", s}, {"sm"});
+    s = "sm";
+  }
+  intAttr(b.node("Softmax", {s}, {"p"}), "axis", 3);
+  b.node("MatMul", {"p", "v"}, {"y"});
+  b.output("y");
+  return b;
+}
+
+}  // namespace
+
+TEST(TransformerPasses, AttentionWithDivAndMask) {
+  Graph g = expectSameOutputs(attentionGraph(true, true, false));
+  ASSERT_EQ(g.nodes.size(), 1u);
+  EXPECT_EQ(g.nodes[0].opType, "FusedAttention");
+  EXPECT_FLOAT_EQ(g.nodes[0].attrFloat("scale", 0.f), 0.5f);
+}
+
+TEST(TransformerPasses, AttentionWithScaledOperands) {
+  Graph g = expectSameOutputs(attentionGraph(false, false, true));
+  ASSERT_EQ(g.nodes.size(), 1u);
+  EXPECT_NEAR(g.nodes[0].attrFloat("scale", 0.f), 0.7071f * 0.7071f, 1e-6f);
+}
+
+TEST(TransformerPasses, LevelZeroKeepsEveryNode) {
+  Builder b = attentionGraph(true, true, false);
+  passes::optimize(b.g, 0);
+  EXPECT_EQ(b.g.nodes.size(), 5u);
+}
+
+// ---- the internal ops through OpTester ---------------------------------
+
+TEST(FusedTransformerOps, LayerNormWithSkipAndSumOutput) {
+  // numpy: s = x + k; y = (s - s.mean(-1, keepdims=True)) / np.sqrt(s.var(-1, keepdims=True) + 1e-5) * g + b
+  OpTester t("LayerNorm", 1, "ai.oinfer");
+  t.attr("epsilon", 1e-5f)
+      .input("x", Tensor::fromVector<float>({2, 3}, {1, 2, 3, -1, 0, 4}))
+      .constantInput("g", Tensor::fromVector<float>({3}, {1, 2, 0.5f}))
+      .constantInput("b", Tensor::fromVector<float>({3}, {0, 1, -1}))
+      .input("k", Tensor::fromVector<float>({2, 3}, {0, 0, 3, 1, 1, 1}))
+      .expect("y", Tensor::fromVector<float>({2, 3}, {-0.9258191f, 0.0741809f, -0.3056357f, -0.9258191f, 0.0741809f,
+                                                       -0.3056357f}))
+      .expect("sum", Tensor::fromVector<float>({2, 3}, {1, 2, 6, 0, 1, 5}));
+  t.run();
+}
+
+TEST(FusedTransformerOps, FusedMatMulGelu) {
+  // numpy: h = x @ W + b; np.vectorize(lambda v: 0.5 * v * (1 + math.erf(v / np.sqrt(2))))(h)
+  OpTester t("FusedMatMul", 1, "ai.oinfer");
+  t.attr("activation", "Gelu")
+      .input("x", Tensor::fromVector<float>({2, 2}, {1, -2, 0.5f, 3}))
+      .constantInput("W", Tensor::fromVector<float>({2, 3}, {1, 0, -1, 2, 1, 0.5f}))
+      .constantInput("b", Tensor::fromVector<float>({3}, {0.5f, -1, 0}))
+      .expect("y", Tensor::fromVector<float>({2, 3}, {-1.5524163e-02f, -4.0496942e-03f, -4.5500264e-02f, 7.f, 1.9544997f,
+                                                       8.4134477e-01f}));
+  t.run();
+}
+
+TEST(FusedTransformerOps, FusedMatMulRejectsMismatchedInner) {
+  OpTester t("FusedMatMul", 1, "ai.oinfer");
+  t.input("x", Tensor::fromVector<float>({2, 3}, {1, 2, 3, 4, 5, 6}))
+      .constantInput("W", Tensor::fromVector<float>({2, 2}, {1, 0, 0, 1}))
+      .output("y");
+  t.expectError("inner dimensions differ");
+}
+
+TEST(FusedTransformerOps, AttentionRejectsBadMask) {
+  OpTester t("FusedAttention", 1, "ai.oinfer");
+  t.input("q", Tensor(DataType::kFloat, {1, 2, 4}))
+      .input("kt", Tensor(DataType::kFloat, {1, 4, 3}))
+      .input("v", Tensor(DataType::kFloat, {1, 3, 2}))
+      .input("m", Tensor(DataType::kFloat, {1, 2, 2}))
+      .output("y");
+  t.expectError("cannot be broadcast");
+}
+
+TEST(TransformerPasses, AttentionReadsProjectionLayoutDirectly) {
+  // BERT's head split: [1,5,8] -> Reshape [1,5,2,4] -> Transpose; K also
+  // transposed for Q*K^T (two Transposes that the first pass merges); the
+  // context goes back through Transpose + Reshape to [1,5,8].
+  Builder b(13);
+  for (const char* n : {"q3", "k3", "v3"}) b.input(n, {1, 5, 8}, -2.f, 2.f);
+  b.init("split", Tensor::fromVector<int64_t>({4}, {1, 5, 2, 4}));
+  b.init("merge", Tensor::fromVector<int64_t>({3}, {1, 5, 8}));
+  b.init("c", scalar(2.f));
+  Tensor m(DataType::kFloat, {1, 1, 1, 5});
+  for (int i = 0; i < 5; ++i) m.data<float>()[i] = i == 1 ? -1e4f : 0.f;
+  b.init("mask", m);
+  for (const char* n : {"q", "k", "v"}) {
+    const std::string s(n);
+    b.node("Reshape", {s + "3", "split"}, {s + "4"});
+    ints(b.node("Transpose", {s + "4"}, {s + "h"}), "perm", {0, 2, 1, 3});
+  }
+  ints(b.node("Transpose", {"kh"}, {"kt"}), "perm", {0, 1, 3, 2});
+  b.node("MatMul", {"qh", "kt"}, {"sc"});
+  b.node("Div", {"sc", "c"}, {"sd"});
+  b.node("Add", {"sd", "mask"}, {"sm"});
+  intAttr(b.node("Softmax", {"sm"}, {"p"}), "axis", -1);
+  b.node("MatMul", {"p", "vh"}, {"ctx"});
+  ints(b.node("Transpose", {"ctx"}, {"ct"}), "perm", {0, 2, 1, 3});
+  b.node("Reshape", {"ct", "merge"}, {"y"});
+  b.output("y");
+  Graph g = expectSameOutputs(b);
+  ASSERT_EQ(g.nodes.size(), 1u);
+  EXPECT_EQ(g.nodes[0].opType, "FusedAttention");
+  EXPECT_EQ(g.nodes[0].attrInt("num_heads", 0), 2);
+  EXPECT_EQ(g.nodes[0].inputs[0], "q3");
+}
