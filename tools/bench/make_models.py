@@ -180,6 +180,34 @@ def build(name):
     return build_torchvision(name)
 
 
+# ---- weights that give O(1) outputs ------------------------------------------------
+
+def condition(model, inputs):
+    """Random init is fine for speed, but with BatchNorm's fresh running stats
+    (mean 0, var 1) activations shrink or grow layer after layer (MobileNetV2's
+    logits come out near 1e-9, EfficientNet's near 1e-14), and torchvision's
+    ViT zero-inits its head: outputs that any engine 'agrees' with. So BN
+    running stats are recalibrated on random batches (cumulative average), and
+    all-zero Linear weights get small random values."""
+    import torch
+    import torch.nn as nn
+
+    for m in model.modules():
+        if isinstance(m, nn.Linear) and not torch.any(m.weight):
+            nn.init.normal_(m.weight, std=0.02)
+    bns = [m for m in model.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
+    if not bns:
+        return
+    for bn in bns:
+        bn.reset_running_stats()
+        bn.momentum = None
+    model.train()
+    with torch.no_grad():
+        for _ in range(3):
+            model(*[torch.randn([8] + shape) for _, _, shape, _ in inputs])
+    model.eval()
+
+
 # ---- export ----------------------------------------------------------------------
 
 def export(name, path, opset, exporter):
@@ -190,6 +218,8 @@ def export(name, path, opset, exporter):
     torch.manual_seed(seed)
     np.random.seed(seed)
     model, source = build(name)
+    if name != "bert_base":
+        condition(model, inputs)
     model.eval()
     # nn.MultiheadAttention's fused eval fast path (ViT) has no ONNX export.
     if hasattr(torch.backends, "mha"):
