@@ -1,7 +1,7 @@
 // Resize / Upsample: runtime-valued scales, the shape function with symbolic
 // dims, and error paths. Value coverage of every mode lives in
-// test_resize_cases.cpp (against onnxruntime) and test_resize_onnx.cpp (the
-// ONNX backend node tests).
+// test_resize_cases.cpp (against onnxruntime, or onnx.reference where the two
+// differ) and test_resize_onnx.cpp (the ONNX backend node tests).
 #include <gtest/gtest.h>
 
 #include "op_tester.h"
@@ -212,6 +212,55 @@ TEST(ResizeErrors, RoiLength) {
       .output("Y");
   t.expectError("input 1 ('roi') has 4 values but expected 8");
 }
+
+// length_resized with scales vs sizes. With scales the spec's length_resized
+// is scale * input (scale = length_resized / length_original), fractional when
+// scale * input is not an integer; onnx.reference and the ONNX backend data
+// use it in align_corners, pytorch_half_pixel and tf_crop_and_resize, and so
+// does a keep_aspect_ratio_policy resize, which is a scale resize. With plain
+// sizes it is the integer size. onnxruntime 1.32 always uses the integer
+// output length; its values are quoted where they differ.
+TEST(Resize, TfCropAndResizeFractionalScales) {
+  // X = arange(24).reshape(1,1,4,6), roi = [0,0,0.2,0.1,1,1,0.9,0.8], scales = [1,1,0.7,0.55]: 4*0.7 = 2.8, 6*0.55 = 3.3
+  // expected: ReferenceEvaluator('Resize', 19, {'mode': 'linear', 'coordinate_transformation_mode': 'tf_crop_and_resize', 'extrapolation_value': -1})
+  // (onnxruntime 1.32 divides by the integer output length - 1 instead and gives 4.10000038, 5.8499999, 7.5999999, 16.6999989, 18.4499989, 20.1999989)
+  OpTester t("Resize", 19);
+  t.attr("mode", "linear").attr("coordinate_transformation_mode", "tf_crop_and_resize").attr("extrapolation_value", -1.0f)
+      .input("X", Tensor::fromVector<float>({1, 1, 4, 6}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}))
+      .input("roi", Tensor::fromVector<float>({8}, {0, 0, 0.200000003, 0.100000001, 1, 1, 0.899999976, 0.800000012}), true)
+      .input("scales", Tensor::fromVector<float>({4}, {1, 1, 0.699999988, 0.550000012}), true)
+      .expect("Y", Tensor::fromVector<float>({1, 1, 2, 3}, {4.10000038, 5.62173939, 7.14347839, 11.1000004, 12.6217394, 14.1434784}));
+  t.run();
+}
+
+TEST(Resize, AlignCornersSizesNotLargerUsesScale) {
+  // X = arange(24).reshape(1,1,4,6), sizes = [3,5] on axes [2,3], keep_aspect_ratio_policy = not_larger: scale = min(3/4, 5/6) = 0.75,
+  // output [3,5] (round(4.5)), length_resized 3 and 4.5
+  // expected: ReferenceEvaluator('Resize', 19, {'mode': 'linear', 'coordinate_transformation_mode': 'align_corners'})
+  // (onnxruntime 1.32 gives 0, 1.25, 2.5, 3.75, 5, 9, 10.25, 11.5, 12.75, 14, 18, 19.25, 20.5, 21.75, 23)
+  OpTester t("Resize", 19);
+  t.attr("mode", "linear").attr("coordinate_transformation_mode", "align_corners").attr("axes", std::vector<int64_t>{2, 3}).attr("keep_aspect_ratio_policy", "not_larger")
+      .input("X", Tensor::fromVector<float>({1, 1, 4, 6}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}))
+      .absentInput()
+      .absentInput()
+      .input("sizes", Tensor::fromVector<int64_t>({2}, {3, 5}), true)
+      .expect("Y", Tensor::fromVector<float>({1, 1, 3, 5}, {0, 1.42857146, 2.85714293, 4.28571415, 5, 9, 10.4285717, 11.8571424, 13.2857141, 14, 18, 19.4285717, 20.8571434, 22.2857151, 23}));
+  t.run();
+}
+
+TEST(Resize, AlignCornersSizesUsesIntegerLength) {
+  // X = arange(24).reshape(1,1,4,6), sizes = [1,1,3,4]: length_resized is the integer size; onnxruntime agrees
+  // expected: ReferenceEvaluator('Resize', 19, {'mode': 'linear', 'coordinate_transformation_mode': 'align_corners'})
+  OpTester t("Resize", 19);
+  t.attr("mode", "linear").attr("coordinate_transformation_mode", "align_corners")
+      .input("X", Tensor::fromVector<float>({1, 1, 4, 6}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}))
+      .absentInput()
+      .absentInput()
+      .input("sizes", Tensor::fromVector<int64_t>({4}, {1, 1, 3, 4}), true)
+      .expect("Y", Tensor::fromVector<float>({1, 1, 3, 4}, {0, 1.66666663, 3.33333325, 5, 9, 10.666667, 12.333333, 14, 18, 19.666666, 21.333334, 23}));
+  t.run();
+}
+
 
 }  // namespace
 }  // namespace oinfer::testing

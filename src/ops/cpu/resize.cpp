@@ -12,7 +12,8 @@
 // dot product. Passes are parallelised over rows, not planes, so a single
 // large plane (the SRCNN luma channel) still uses every thread.
 //
-// Coordinates follow ONNX Runtime (see sourceCoord), weights are computed in
+// Coordinates are computed in float as ONNX Runtime does, with the spec's
+// fractional length_resized where scales are given (see sourceCoord); weights in
 // double; the arithmetic runs in float (double for double and 32/64-bit ints).
 #include <algorithm>
 #include <cmath>
@@ -39,32 +40,35 @@ struct AxisTable {
   std::vector<uint8_t> extrap;  // outLen flags (tf_crop_and_resize), or empty
 };
 
-// In float, with the integer resized length, as ONNX Runtime computes it (the
-// spec's length_resized). This matters for nearest, where a coordinate that
-// is an exact integer in float but not in double picks another pixel, and
-// for align_corners / pytorch_half_pixel / tf_crop_and_resize when a scale
-// gives a fractional output_width. (The ONNX reference uses double and the
-// fractional width; the downsample align_corners node tests follow it.)
+// In float, as ONNX Runtime computes it: a coordinate that is an exact
+// integer in float but not in double picks another pixel in nearest mode.
+// `lenResized` is the spec's length_resized: scale * length_original when the
+// node gives scales (fractional, e.g. 4 * 0.6 = 2.4), the integer output
+// length when it gives sizes. The spec defines scale = length_resized /
+// length_original, and onnx.reference and the backend node tests use the
+// fractional length for align_corners / pytorch_half_pixel /
+// tf_crop_and_resize; ONNX Runtime 1.32 uses the integer output length there,
+// which gives other values whenever scale * length_original is not an integer.
 double sourceCoord(const ResizeParams& p, int64_t xi, double scaleD, int64_t inLen, int64_t outLen,
-                   double roiStartD, double roiEndD) {
+                   double lenResized, double roiStartD, double roiEndD) {
   const float x = static_cast<float>(xi);
   const float scale = static_cast<float>(scaleD);
-  const float in = static_cast<float>(inLen), out = static_cast<float>(outLen);
+  const float in = static_cast<float>(inLen), out = static_cast<float>(lenResized);
   const float roiStart = static_cast<float>(roiStartD), roiEnd = static_cast<float>(roiEndD);
   switch (p.coord) {
     case ResizeCoord::kAlignCorners:
-      return outLen == 1 ? 0.f : x * (in - 1) / (out - 1);
+      return out == 1 ? 0.f : x * (in - 1) / (out - 1);
     case ResizeCoord::kAsymmetric:
       return x / scale;
     case ResizeCoord::kTfCropAndResize:
-      return outLen > 1 ? roiStart * (in - 1) + (x * (roiEnd - roiStart) * (in - 1)) / (out - 1)
+      return out != 1 ? roiStart * (in - 1) + (x * (roiEnd - roiStart) * (in - 1)) / (out - 1)
                         : 0.5f * (roiStart + roiEnd) * (in - 1);
     case ResizeCoord::kPytorchHalfPixel:
-      return outLen > 1 ? (x + 0.5f) / scale - 0.5f : 0.f;
+      return out != 1 ? (x + 0.5f) / scale - 0.5f : 0.f;
     case ResizeCoord::kHalfPixelSymmetric:
-      // offset + (x + 0.5) / scale - 0.5 with offset = in/2 * (1 - out / (scale * in)),
+      // offset + (x + 0.5) / scale - 0.5 with offset = in/2 * (1 - output_width_int / (scale * in)),
       // regrouped so the centre of an odd output maps exactly onto in/2 - 0.5.
-      return in / 2 - 0.5f + (x + 0.5f - out / 2) / scale;
+      return in / 2 - 0.5f + (x + 0.5f - static_cast<float>(outLen) / 2) / scale;
     case ResizeCoord::kTfHalfPixelForNearest:
       return (x + 0.5f) / scale;
     case ResizeCoord::kHalfPixel:
@@ -95,8 +99,8 @@ double cubicKernel(double d, double a) {
   return 0.0;
 }
 
-AxisTable buildAxis(const ResizeParams& p, int64_t axis, int64_t inLen, int64_t outLen, double scale,
-                    double roiStart, double roiEnd) {
+AxisTable buildAxis(const ResizeParams& p, int64_t axis, int64_t inLen, int64_t outLen, double lenResized,
+                    double scale, double roiStart, double roiEnd) {
   AxisTable t;
   t.axis = axis;
   t.inLen = inLen;
@@ -114,7 +118,7 @@ AxisTable buildAxis(const ResizeParams& p, int64_t axis, int64_t inLen, int64_t 
   t.w.resize(static_cast<size_t>(outLen * n));
 
   for (int64_t x = 0; x < outLen; ++x) {
-    const double xo = sourceCoord(p, x, scale, inLen, outLen, roiStart, roiEnd);
+    const double xo = sourceCoord(p, x, scale, inLen, outLen, lenResized, roiStart, roiEnd);
     if (crop && (xo < 0 || xo > static_cast<double>(inLen - 1))) t.extrap[x] = 1;
     int64_t* idx = &t.idx[x * n];
     double* w = &t.w[x * n];
@@ -369,7 +373,11 @@ class ResizeKernel final : public Kernel {
     std::vector<AxisTable> tables;
     for (int64_t d = 0; d < rank; ++d) {
       const bool identity = g.scales[d] == 1.0 && g.outDims[d] == X.dim(d) && roiStart[d] == 0.0 && roiEnd[d] == 1.0;
-      if (!identity) tables.push_back(buildAxis(p_, d, X.dim(d), g.outDims[d], g.scales[d], roiStart[d], roiEnd[d]));
+      // Sizes with a keep_aspect_ratio_policy resize by a scale too.
+      const bool fractional = useScales || p_.policy != shape::AspectPolicy::kStretch;
+      const double lenResized = fractional ? g.scales[d] * static_cast<double>(X.dim(d)) : static_cast<double>(g.outDims[d]);
+      if (!identity)
+        tables.push_back(buildAxis(p_, d, X.dim(d), g.outDims[d], lenResized, g.scales[d], roiStart[d], roiEnd[d]));
     }
     if (p_.mode == ResizeMode::kNearest)
       runNearest(ctx, X, Y, tables);
