@@ -29,6 +29,10 @@ void register_control_flow(Registry& r); // If, Loop, Scan
 void register_sequence(Registry& r);     // Sequence*, SplitToSequence, ConcatFromSequence, Optional*
 void register_fused_transformer(Registry& r);  // ai.oinfer FusedMatMul, LayerNorm, Gelu, FusedAttention (graph passes)
 
+#ifdef OINFER_HAVE_CUDA
+namespace cuda { void register_cuda(Registry& r); }  // src/ops/cuda: sets OpDef::cuda on the entries above
+#endif
+
 void registerAll(Registry& r) {
   register_elementwise(r);
   register_activation(r);
@@ -54,6 +58,9 @@ void registerAll(Registry& r) {
   register_control_flow(r);
   register_sequence(r);
   register_fused_transformer(r);
+#ifdef OINFER_HAVE_CUDA
+  cuda::register_cuda(r);  // last: attaches CUDA kernels to the entries above
+#endif
 }
 
 }  // namespace oinfer
