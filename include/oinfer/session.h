@@ -9,6 +9,7 @@
 
 #include "oinfer/graph.h"
 #include "oinfer/tensor.h"
+#include "oinfer/thread_pool.h"
 
 namespace oinfer {
 
@@ -16,16 +17,38 @@ enum class Device { kCPU = 0, kCUDA = 1 };
 
 struct SessionOptions {
   int threads = 0;                 // intra-op threads; 0 = hardware concurrency
+  // A pool supplied by the host application (shared between sessions); when
+  // set, `threads` is ignored. Idle workers sleep; they never spin.
+  std::shared_ptr<ThreadPool> threadPool;
   std::string logLevel = "warn";   // trace|debug|info|warn|error|off (OINFER_LOG_LEVEL overrides)
   int optimizationLevel = 1;       // 0 = no graph passes, 1 = all passes
   bool profiling = false;          // collect per-node timings
   Device device = Device::kCPU;
+  // ---- device = kCUDA (ignored on the CPU) ----
+  // Without the backend in this build, or without a usable device, the
+  // Session constructor throws Error(kDevice) with one line saying why.
+  // Nodes with a CUDA kernel run on the device, the others on the CPU; the
+  // planner inserts the host<->device copies (PlanStep::device shows where).
+  int deviceIndex = 0;     // which CUDA device
+  bool cudaGraphs = true;  // replay a captured CUDA Graph for static-shape plans whose kernels allow it
+  // Opt-in half precision: float32 weights and activations become float16
+  // (inputs cast after they are read, outputs cast back to float32); ops
+  // without a float16 kernel on the device run on the CPU in float16. Expect
+  // ~1e-3 relative error.
+  bool fp16 = false;
+  // Caller-owned device memory, no copies: inputs given to run/runInto are
+  // Tensor::wrap views of device pointers (cudaMalloc'd on deviceIndex), and
+  // outputs are device tensors too (runInto writes into the caller's device
+  // buffers, which must be defined with the output's dtype and shape; run()
+  // returns tensors owning device memory, freed with the last copy).
+  bool deviceIO = false;
 };
 
 struct MemoryStats {
   size_t arenaBytes = 0;       // planned activation arena of the last plan
   size_t lowerBoundBytes = 0;  // max over steps of simultaneously live activation bytes
   size_t weightBytes = 0;      // bytes held by initializers
+  size_t deviceArenaBytes = 0;  // planned device activation arena (CUDA sessions)
 };
 
 struct NodeProfile {
@@ -41,6 +64,8 @@ struct PlanStep {
   std::vector<std::string> outputs;
   std::vector<std::string> outputShapes;  // "[1,3,224,224]" or "dynamic"
   bool isView = false;
+  Device device = Device::kCPU;  // where the step runs (copies run on the device)
+  bool isCopy = false;           // a host<->device copy the planner inserted (opType "CopyToDevice"/"CopyToHost")
 };
 
 struct PlanInfo {

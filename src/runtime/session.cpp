@@ -9,6 +9,7 @@
 #include <new>
 
 #include "graph/passes/passes.h"
+#include "runtime/cuda_exec.h"
 #include "runtime/executor.h"
 #include "runtime/plan.h"
 
@@ -34,7 +35,7 @@ void configureLogging(const std::string& level) {
 struct Session::Impl {
   Graph graph;
   SessionOptions options;
-  std::unique_ptr<ThreadPool> pool;
+  std::shared_ptr<ThreadPool> pool;
   std::unique_ptr<runtime::Executor> exec;
   std::vector<std::string> outputNames;
   // Per graph input and dim: the index of its symbol in a run's symbol table, or -1.
@@ -129,8 +130,10 @@ std::shared_ptr<Plan> Session::Impl::planFor(const TensorMap& inputs, const std:
 
 Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<Impl>()) {
   configureLogging(options.logLevel);
-  if (options.device == Device::kCUDA)
-    throw Error(ErrorCode::kDevice, "device cuda: this build of oinfer has no CUDA backend");
+  if (options.device == Device::kCUDA) {
+    const std::string why = runtime::cudaexec::unavailable(options.deviceIndex);
+    if (!why.empty()) throw Error(ErrorCode::kDevice, "device cuda: " + why);
+  }
   if (options.threads < 0) throw Error(ErrorCode::kInvalidArgument, "SessionOptions.threads must be >= 0");
   impl_->options = options;
   impl_->graph = std::move(graph);
@@ -138,8 +141,13 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
   if (!g.sorted) g.topologicalSort();
   passes::optimize(g, options.optimizationLevel);
   if (!g.shapesInferred) g.inferShapes();
-  impl_->pool = std::make_unique<ThreadPool>(options.threads);
-  impl_->exec = std::make_unique<Executor>(g, impl_->pool.get(), options.profiling);
+  impl_->pool = options.threadPool ? options.threadPool : std::make_shared<ThreadPool>(options.threads);
+  runtime::DeviceConfig dev;
+  dev.device = options.device;
+  dev.index = options.deviceIndex;
+  dev.cudaGraphs = options.cudaGraphs;
+  dev.deviceIO = options.device == Device::kCUDA && options.deviceIO;
+  impl_->exec = std::make_unique<Executor>(g, impl_->pool.get(), options.profiling, std::vector<std::string>{}, dev);
   for (const auto& o : g.outputs) impl_->outputNames.push_back(o.name);
   for (const auto& in : g.inputs) {
     std::vector<int> ids;
@@ -192,6 +200,11 @@ std::vector<Tensor> Session::run(const TensorMap& inputs, const std::vector<std:
   for (int id : plan->results) {
     const Slot& s = plan->slots[id];
     Tensor& t = ctx.values[id].tensor;
+    if (s.device == Device::kCUDA) {  // deviceIO: a new device buffer for the caller
+      out.push_back(runtime::cudaexec::deviceTensor(t.dtype(), t.shape(), impl_->options.deviceIndex));
+      runtime::cudaexec::copyOut(ctx, t, out.back());
+      continue;
+    }
     // Only per-run buffers may be handed out as they are; anything else could be
     // overwritten by a later run or alias the caller's inputs or the weights.
     if (s.kind == SlotKind::kOwned) {
@@ -221,6 +234,12 @@ void Session::runInto(const TensorMap& inputs, std::vector<Tensor>& outputs) {
     const int id = plan->results[j];
     Tensor& t = ctx.values[id].tensor;
     if (t.sharesStorageWith(outputs[j]) && t.data() == outputs[j].data()) continue;  // computed in place
+    if (plan->slots[id].device == Device::kCUDA) {  // deviceIO: into the caller's device buffer
+      if (!outputs[j].defined() || outputs[j].dtype() != t.dtype() || outputs[j].shape() != t.shape())
+        outputs[j] = runtime::cudaexec::deviceTensor(t.dtype(), t.shape(), impl_->options.deviceIndex);
+      runtime::cudaexec::copyOut(ctx, t, outputs[j]);
+      continue;
+    }
     if (outputs[j].defined() && outputs[j].dtype() == t.dtype() && outputs[j].shape() == t.shape() &&
         outputs[j].dtype() != DataType::kString) {
       outputs[j].copyFrom(t);
@@ -249,8 +268,16 @@ PlanInfo Session::plan(const std::map<std::string, std::vector<int64_t>>& inputS
   info.memory = p->stats;
   for (const Step& s : p->steps) {
     PlanStep ps;
-    ps.nodeName = s.node->name;
-    ps.opType = s.node->opType;
+    ps.device = s.device;
+    ps.isCopy = s.copy;
+    if (s.copy) {
+      const bool up = p->slots[s.out[0]].device == Device::kCUDA;
+      ps.opType = up ? "CopyToDevice" : "CopyToHost";
+      ps.nodeName = p->slots[s.out[0]].name;
+    } else {
+      ps.nodeName = s.node->name;
+      ps.opType = s.node->opType;
+    }
     ps.isView = s.view;
     for (int id : s.out) {
       if (id < 0) continue;

@@ -24,19 +24,31 @@ int64_t normAxis(const KernelContext& ctx, int64_t axis, int64_t r) {
   return a;
 }
 
-std::unique_ptr<Kernel> gatherKernel(const KernelInit& init) {
-  const int64_t axisAttr = init.node.attrInt("axis", 0);
-  return makeKernel([axisAttr](KernelContext& ctx) {
+// Gather keeps its index scratch between runs so a warm run allocates nothing.
+class GatherKernel final : public Kernel {
+ public:
+  explicit GatherKernel(int64_t axis) : axisAttr_(axis) {}
+  void run(KernelContext& ctx) override {
     const Tensor& data = ctx.input(0);
-    const std::vector<int64_t> idx = ctx.input(1).toInt64Vector();
+    const Tensor& indices = ctx.input(1);
     const int64_t r = static_cast<int64_t>(data.rank());
-    const int64_t axis = normAxis(ctx, axisAttr, r);
+    const int64_t axis = normAxis(ctx, axisAttr_, r);
     const int64_t d = data.dim(axis);
     const int64_t outer = product(data.shape(), 0, axis), inner = product(data.shape(), axis + 1, r);
-    std::vector<int64_t> pos(idx.size());
-    for (size_t n = 0; n < idx.size(); ++n) pos[n] = checkIndex(ctx, idx[n], d, axis);
+    const int64_t N = indices.numel();
+    pos_.resize(static_cast<size_t>(N));
+    if (indices.dtype() == DataType::kInt64) {
+      const int64_t* p = indices.data<int64_t>();
+      for (int64_t n = 0; n < N; ++n) pos_[n] = checkIndex(ctx, p[n], d, axis);
+    } else if (indices.dtype() == DataType::kInt32) {
+      const int32_t* p = indices.data<int32_t>();
+      for (int64_t n = 0; n < N; ++n) pos_[n] = checkIndex(ctx, p[n], d, axis);
+    } else {
+      const std::vector<int64_t> idx = indices.toInt64Vector();
+      for (int64_t n = 0; n < N; ++n) pos_[n] = checkIndex(ctx, idx[n], d, axis);
+    }
     Tensor& out = ctx.output(0);
-    const int64_t N = static_cast<int64_t>(idx.size());
+    const int64_t* pos = pos_.data();
     dispatchBytes(
         data.dtype(),
         [&](auto tag) {
@@ -51,7 +63,15 @@ std::unique_ptr<Kernel> gatherKernel(const KernelInit& init) {
           }, std::max<int64_t>(1, 4096 / std::max<int64_t>(inner, 1)));
         },
         ctx.node());
-  });
+  }
+
+ private:
+  int64_t axisAttr_;
+  std::vector<int64_t> pos_;
+};
+
+std::unique_ptr<Kernel> gatherKernel(const KernelInit& init) {
+  return std::make_unique<GatherKernel>(init.node.attrInt("axis", 0));
 }
 
 // Calls f(dataOffset, indexValue) for every element of `indices` (same rank

@@ -1,0 +1,83 @@
+// The intra-op thread pool: coverage of [0, n), exceptions, concurrent
+// callers, and a pool supplied by the host and shared by two sessions.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "../models/model_test_util.h"
+#include "oinfer/thread_pool.h"
+
+namespace oinfer {
+namespace {
+
+TEST(ThreadPool, CoversEveryIndexOnce) {
+  for (int threads : {1, 2, 4}) {
+    ThreadPool pool(threads);
+    EXPECT_EQ(pool.size(), threads);
+    for (int64_t n : {1, 2, 3, 7, 1000}) {
+      std::vector<std::atomic<int>> hits(n);
+      pool.parallelFor(n, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) hits[i]++;
+      });
+      for (int64_t i = 0; i < n; ++i) EXPECT_EQ(hits[i].load(), 1) << "threads " << threads << " n " << n << " i " << i;
+    }
+  }
+}
+
+TEST(ThreadPool, GrainLimitsChunks) {
+  ThreadPool pool(4);
+  std::atomic<int> calls{0};
+  pool.parallelFor(10, [&](int64_t, int64_t) { calls++; }, 100);
+  EXPECT_EQ(calls.load(), 1) << "10 items with grain 100 run as one chunk";
+}
+
+TEST(ThreadPool, ExceptionReachesTheCaller) {
+  ThreadPool pool(2);
+  EXPECT_THROW(pool.parallelFor(100, [&](int64_t b, int64_t) {
+    if (b > 0) throw std::runtime_error("chunk failed");
+  }),
+               std::runtime_error);
+  // The pool still works afterwards.
+  std::atomic<int64_t> sum{0};
+  pool.parallelFor(100, [&](int64_t b, int64_t e) { sum += e - b; });
+  EXPECT_EQ(sum.load(), 100);
+}
+
+TEST(ThreadPool, ConcurrentCallersEachGetTheirOwnWork) {
+  ThreadPool pool(3);
+  std::vector<std::thread> callers;
+  std::vector<int64_t> sums(4, 0);
+  for (int c = 0; c < 4; ++c)
+    callers.emplace_back([&, c] {
+      for (int rep = 0; rep < 200; ++rep) {
+        std::atomic<int64_t> s{0};
+        pool.parallelFor(64, [&](int64_t b, int64_t e) {
+          for (int64_t i = b; i < e; ++i) s += i;
+        });
+        sums[c] += s.load();
+      }
+    });
+  for (auto& t : callers) t.join();
+  for (int c = 0; c < 4; ++c) EXPECT_EQ(sums[c], 200 * (63 * 64 / 2));
+}
+
+TEST(ThreadPool, SuppliedPoolIsSharedBySessions) {
+  using namespace modeltest;
+  auto pool = std::make_shared<ThreadPool>(2);
+  SessionOptions opts;
+  opts.threadPool = pool;
+  Session a(Graph::loadFromONNX(modelPath("resnet_bn")), opts);
+  Session b(Graph::loadFromONNX(modelPath("mobilenetv2")), opts);
+  const auto sa = loadNumberedDataSets("resnet_bn");
+  const auto sb = loadNumberedDataSets("mobilenetv2");
+  std::thread ta([&] { runAndCompare(a, sa[0], "resnet_bn on the shared pool"); });
+  runAndCompare(b, sb[0], "mobilenetv2 on the shared pool");
+  ta.join();
+  EXPECT_EQ(pool.use_count(), 3) << "both sessions hold the host's pool";
+}
+
+}  // namespace
+}  // namespace oinfer
