@@ -96,12 +96,7 @@ void inferIdentity(InferContext& ctx) {
 }
 
 void inferDropout(InferContext& ctx) {
-  if (ctx.opset() >= 12 && ctx.hasInput(2)) {
-    if (const Tensor* t = ctx.inputValue(2)) {
-      if (t->numel() == 1 && t->toInt64Vector()[0] != 0)
-        ctx.fail(ErrorCode::kNotImplemented, "training_mode=true is not supported (inference only)");
-    }
-  }
+  // Training mode (opset 12+ input 2) changes values, not types or shapes.
   const ValueInfo& in = ctx.input(0);
   propagateUnary(ctx);
   const DataType maskType = ctx.opset() >= 10 ? DataType::kBool : in.dtype;

@@ -400,9 +400,11 @@ TEST(TensorErrors, SqueezeNonUnitAxis) {
 }
 
 TEST(TensorErrors, DropoutTrainingMode) {
+  // Training mode is supported (tests/ops/test_dropout_training.cpp); its flag must be one value.
   OpTester t("Dropout", 13);
-  t.input("x", Tensor(DataType::kFloat, {2})).absentInput().constantInput("tm", Tensor::scalar<bool>(true)).output("y");
-  t.expectError("training_mode=true is not supported");
+  t.input("x", Tensor(DataType::kFloat, {2})).absentInput().constantInput("tm", Tensor::fromVector<bool>({2}, {true, false}));
+  t.output("y");
+  t.expectError("input 2 (training_mode) must hold one value, got shape [2]");
 }
 
 TEST(TensorErrors, CastToComplex) {

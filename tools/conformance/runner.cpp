@@ -89,6 +89,108 @@ std::string compare(const Tensor& a, const Tensor& e, double rtol, double atol) 
   return os.str();
 }
 
+// Any numeric or bool element as a double (strings and complex read as 0).
+double num(const Tensor& t, int64_t i) {
+  switch (t.dtype()) {
+    case DataType::kInt8: return t.data<int8_t>()[i];
+    case DataType::kInt16: return t.data<int16_t>()[i];
+    case DataType::kInt32: return t.data<int32_t>()[i];
+    case DataType::kInt64: return static_cast<double>(t.data<int64_t>()[i]);
+    case DataType::kUInt8: return t.data<uint8_t>()[i];
+    case DataType::kUInt16: return t.data<uint16_t>()[i];
+    case DataType::kUInt32: return t.data<uint32_t>()[i];
+    case DataType::kUInt64: return static_cast<double>(t.data<uint64_t>()[i]);
+    case DataType::kBool: return t.data<bool>()[i] ? 1 : 0;
+    default: return at(t, i);
+  }
+}
+
+bool isNumeric(DataType d) {
+  return d != DataType::kString && d != DataType::kComplex64 && d != DataType::kComplex128 &&
+         dataTypeSize(d) != 0;
+}
+
+std::string sameDtypeAndShape(const Tensor& a, const Tensor& e) {
+  if (a.dtype() != e.dtype())
+    return std::string("dtype ") + dataTypeName(a.dtype()) + ", expected " + dataTypeName(e.dtype());
+  if (a.shape() != e.shape()) return "shape " + shapeToString(a.shape()) + ", expected " + shapeToString(e.shape());
+  return "";
+}
+
+// "" when |observed - expected| <= kStatZ * sd + 0.5, else the numbers.
+std::string countWithinBound(const char* what, double observed, double expected, double variance) {
+  const double bound = kStatZ * std::sqrt(std::max(variance, 0.0)) + 0.5;
+  if (std::fabs(observed - expected) <= bound) return "";
+  std::ostringstream os;
+  os << what << " " << observed << ", expected " << expected << " +- " << bound;
+  return os.str();
+}
+
+// Values of a graph output computed from random values by other ops: within
+// the expected values' range.
+std::string withinExpectedRange(const Tensor& a, const Tensor& e) {
+  if (!isNumeric(a.dtype()) || e.numel() == 0) return "";
+  double lo = num(e, 0), hi = lo;
+  for (int64_t i = 1; i < e.numel(); ++i) lo = std::min(lo, num(e, i)), hi = std::max(hi, num(e, i));
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    const double v = num(a, i);
+    if (!(v >= lo && v <= hi)) {
+      std::ostringstream os;
+      os << "element " << i << " is " << v << ", outside the expected values' range [" << lo << ", " << hi << "]";
+      return os.str();
+    }
+  }
+  return "";
+}
+
+// Ops whose outputs depend on the random number generator. Dropout is random
+// from opset 12 when given a training_mode input; its value is read at run
+// time (false makes the check an identity check).
+bool isRandomNode(const Node& n, int64_t opset) {
+  static const std::set<std::string> ops = {"RandomUniform",    "RandomUniformLike", "RandomNormal",
+                                            "RandomNormalLike", "Bernoulli",         "Multinomial"};
+  if (!n.domain.empty() || n.outputs.empty() || n.outputs[0].empty()) return false;
+  if (ops.count(n.opType)) return true;
+  return n.opType == "Dropout" && opset >= 12 && n.inputs.size() > 2 && !n.inputs[2].empty();
+}
+
+// One random node's outputs against its op's rule (dtype, shape, statistics).
+std::string checkRandomNode(const Node& n, const std::map<std::string, Tensor>& values) {
+  auto get = [&](const std::string& name) -> const Tensor& {
+    auto it = values.find(name);
+    if (it == values.end()) throw Error(ErrorCode::kInternal, "value '" + name + "' was not fetched");
+    return it->second;
+  };
+  const std::string& op = n.opType;
+  const Tensor& y = get(n.outputs[0]);
+  if (op == "Dropout") {
+    const bool training = num(get(n.inputs[2]), 0) != 0;
+    const double ratio = n.inputs.size() > 1 && !n.inputs[1].empty() ? num(get(n.inputs[1]), 0) : 0.5;
+    const Tensor* mask = n.outputs.size() > 1 && !n.outputs[1].empty() ? &get(n.outputs[1]) : nullptr;
+    return checkDropout(get(n.inputs[0]), training ? ratio : 0.0, y, mask);
+  }
+  DataType want = DataType::kFloat;
+  std::vector<int64_t> shape;
+  const Tensor* in = n.inputs.empty() || n.inputs[0].empty() ? nullptr : &get(n.inputs[0]);
+  if (op == "RandomUniform" || op == "RandomNormal") {
+    shape = n.attrInts("shape");
+  } else if (op == "Multinomial") {
+    want = static_cast<DataType>(n.attrInt("dtype", 6));
+    shape = {in && in->rank() == 2 ? in->shape()[0] : -1, n.attrInt("sample_size", 1)};
+  } else {
+    want = in->dtype();
+    shape = in->shape();
+  }
+  if (n.hasAttr("dtype")) want = static_cast<DataType>(n.attrInt("dtype", 1));
+  if (y.dtype() != want) return std::string("dtype ") + dataTypeName(y.dtype()) + ", expected " + dataTypeName(want);
+  if (y.shape() != shape) return "shape " + shapeToString(y.shape()) + ", expected " + shapeToString(shape);
+  if (op == "Bernoulli") return checkBernoulli(*in, y);
+  if (op == "Multinomial") return checkMultinomial(y, in->shape()[1]);
+  if (op == "RandomUniform" || op == "RandomUniformLike")
+    return checkUniform(y, n.attrFloat("low", 0.0f), n.attrFloat("high", 1.0f));
+  return checkNormal(y, n.attrFloat("mean", 0.0f), n.attrFloat("scale", 1.0f));
+}
+
 std::vector<std::string> sortedFiles(const fs::path& dir, const std::string& prefix) {
   std::vector<std::pair<int, std::string>> files;
   std::error_code ec;
@@ -145,6 +247,24 @@ CaseResult runInProcess(const std::string& caseDir, const RunOptions& opt) {
     }
     g.valueInfo.clear();
   }
+  // Statistical mode: the random nodes, and every value computed from theirs.
+  std::vector<Node> randomNodes;
+  std::set<std::string> rngValues, randomOutputs;
+  if (opt.statistical) {
+    for (const auto& n : g.nodes)
+      if (isRandomNode(n, g.opset(n.domain))) {
+        randomNodes.push_back(n);
+        for (const auto& o : n.outputs) randomOutputs.insert(o);
+      }
+    rngValues = randomOutputs;
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const auto& n : g.nodes)
+        if (std::any_of(n.inputs.begin(), n.inputs.end(), [&](const std::string& i) { return rngValues.count(i); }))
+          for (const auto& o : n.outputs)
+            if (!o.empty()) grew |= rngValues.insert(o).second;
+    }
+  }
   try {
     SessionOptions so;
     so.threads = 1;
@@ -165,7 +285,19 @@ CaseResult runInProcess(const std::string& caseDir, const RunOptions& opt) {
         return r;
       }
       for (size_t i = 0; i < inFiles.size(); ++i) inputs[sg.inputs[i].name] = loadTensorProto(inFiles[i]);
-      auto outs = session.run(inputs);
+      // Besides the graph outputs, fetch the random nodes' inputs and outputs.
+      std::vector<std::string> fetch;
+      for (const auto& o : sg.outputs) fetch.push_back(o.name);
+      std::map<std::string, Tensor> values(inputs.begin(), inputs.end());
+      for (const auto& [name, t] : sg.initializers) values.emplace(name, t);
+      for (const auto& n : randomNodes)
+        for (const auto* names : {&n.inputs, &n.outputs})
+          for (const auto& name : *names)
+            if (!name.empty() && !values.count(name) && std::find(fetch.begin(), fetch.end(), name) == fetch.end())
+              fetch.push_back(name);
+      auto outs = session.run(inputs, fetch);
+      for (size_t i = 0; i < fetch.size(); ++i) values.emplace(fetch[i], outs[i]);
+      outs.resize(sg.outputs.size());
       if (outFiles.size() != outs.size()) {
         r.status = Status::kFail;
         r.message = set.filename().string() + ": " + std::to_string(outFiles.size()) + " expected outputs, got " +
@@ -174,13 +306,23 @@ CaseResult runInProcess(const std::string& caseDir, const RunOptions& opt) {
       }
       for (size_t i = 0; i < outs.size(); ++i) {
         Tensor expected = loadTensorProto(outFiles[i]);
-        std::string why = compare(outs[i], expected, opt.rtol, opt.atol);
+        const std::string& name = sg.outputs[i].name;
+        std::string why;
+        if (!rngValues.count(name)) why = compare(outs[i], expected, opt.rtol, opt.atol);
+        else if ((why = sameDtypeAndShape(outs[i], expected)).empty() && !randomOutputs.count(name))
+          why = withinExpectedRange(outs[i], expected);
         if (!why.empty()) {
           r.status = Status::kFail;
           r.message = set.filename().string() + " output '" + sg.outputs[i].name + "': " + why;
           return r;
         }
       }
+      for (const auto& n : randomNodes)
+        if (std::string why = checkRandomNode(n, values); !why.empty()) {
+          r.status = Status::kFail;
+          r.message = set.filename().string() + " " + n.describe() + " statistical check: " + why;
+          return r;
+        }
     }
     r.status = Status::kPass;
   } catch (const Error& e) {
@@ -195,6 +337,92 @@ CaseResult runInProcess(const std::string& caseDir, const RunOptions& opt) {
 }
 
 }  // namespace
+
+std::string checkBernoulli(const Tensor& p, const Tensor& y) {
+  if (y.shape() != p.shape()) return "shape " + shapeToString(y.shape()) + ", expected the input's " + shapeToString(p.shape());
+  if (!isNumeric(y.dtype())) return std::string("dtype ") + dataTypeName(y.dtype()) + " is not numeric";
+  double ones = 0, expected = 0, variance = 0;
+  for (int64_t i = 0; i < y.numel(); ++i) {
+    const double v = num(y, i), q = num(p, i);
+    if (v != 0 && v != 1) return "element " + std::to_string(i) + " is " + std::to_string(v) + ", not 0 or 1";
+    if ((q == 0 && v != 0) || (q == 1 && v != 1))
+      return "element " + std::to_string(i) + " is " + std::to_string(v) + " with probability " + std::to_string(q);
+    ones += v;
+    expected += q;
+    variance += q * (1 - q);
+  }
+  return countWithinBound("ones", ones, expected, variance);
+}
+
+std::string checkDropout(const Tensor& x, double ratio, const Tensor& y, const Tensor* mask) {
+  if (auto why = sameDtypeAndShape(y, x); !why.empty()) return "output 0: " + why;
+  if (mask && mask->shape() != x.shape())
+    return "mask shape " + shapeToString(mask->shape()) + ", expected " + shapeToString(x.shape());
+  const double scale = 1.0 / (1.0 - ratio);
+  int64_t seen = 0, kept = 0;
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    const double xi = num(x, i), yi = num(y, i), kept_value = xi * scale;
+    const bool looksKept = std::fabs(yi - kept_value) <= 1e-3 * std::fabs(kept_value);
+    const bool looksDropped = yi == 0;
+    if (!looksKept && !looksDropped) {
+      std::ostringstream os;
+      os << "element " << i << " is " << yi << ", neither 0 nor x / (1 - ratio) = " << kept_value;
+      return os.str();
+    }
+    if (mask) {
+      const bool m = num(*mask, i) != 0;
+      if (m ? !looksKept : !looksDropped)
+        return "element " + std::to_string(i) + ": mask " + (m ? "true" : "false") + " but output " + std::to_string(yi);
+      ++seen;
+      kept += m;
+    } else if (kept_value != 0) {
+      ++seen;
+      kept += looksKept;
+    }
+  }
+  return countWithinBound("kept", static_cast<double>(kept), seen * (1 - ratio), seen * ratio * (1 - ratio));
+}
+
+std::string checkUniform(const Tensor& y, double low, double high) {
+  if (!isFloat(y.dtype())) return std::string("dtype ") + dataTypeName(y.dtype()) + " is not a floating type";
+  for (int64_t i = 0; i < y.numel(); ++i) {
+    const double v = at(y, i);
+    if (!(low == high ? v == low : (v >= low && v < high))) {
+      std::ostringstream os;
+      os << "element " << i << " is " << v << ", outside [" << low << ", " << high << ")";
+      return os.str();
+    }
+  }
+  return "";
+}
+
+std::string checkNormal(const Tensor& y, double mean, double scale) {
+  if (!isFloat(y.dtype())) return std::string("dtype ") + dataTypeName(y.dtype()) + " is not a floating type";
+  if (y.numel() == 0) return "";
+  double sum = 0;
+  for (int64_t i = 0; i < y.numel(); ++i) {
+    const double v = at(y, i);
+    if (!std::isfinite(v)) return "element " + std::to_string(i) + " is not finite";
+    sum += v;
+  }
+  const double m = sum / static_cast<double>(y.numel()), bound = kStatZ * std::fabs(scale) / std::sqrt(y.numel());
+  if (std::fabs(m - mean) <= bound) return "";
+  std::ostringstream os;
+  os << "mean " << m << ", expected " << mean << " +- " << bound;
+  return os.str();
+}
+
+std::string checkMultinomial(const Tensor& y, int64_t classes) {
+  if (y.dtype() != DataType::kInt32 && y.dtype() != DataType::kInt64)
+    return std::string("dtype ") + dataTypeName(y.dtype()) + ", expected int32 or int64";
+  for (int64_t i = 0; i < y.numel(); ++i) {
+    const double v = num(y, i);
+    if (!(v >= 0 && v < static_cast<double>(classes)))
+      return "element " + std::to_string(i) + " is " + std::to_string(v) + ", not a class in [0, " +
+             std::to_string(classes) + ")";
+  }
+  return "";
+}
 
 CaseResult runCase(const std::string& caseDir, const RunOptions& opt) {
   int fds[2];
@@ -283,6 +511,7 @@ std::map<std::string, ManifestEntry> readManifest(const std::string& path) {
     e.isStatic = modes.find("static") != std::string::npos;
     e.isDynamic = modes.find("dynamic") != std::string::npos;
     while (ss >> opt) {
+      if (opt == "stat") e.statistical = true;
       if (opt.rfind("rtol=", 0) == 0) e.rtol = std::atof(opt.c_str() + 5);
       if (opt.rfind("atol=", 0) == 0) e.atol = std::atof(opt.c_str() + 5);
     }

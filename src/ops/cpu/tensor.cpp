@@ -4,6 +4,7 @@
 // Shape, Size; plus the shared strided copy and register_tensor.
 #include <algorithm>
 
+#include "ops/cpu/random_stream.h"
 #include "ops/cpu/tensor_common.h"
 #include "shape/tensor.h"
 
@@ -139,11 +140,65 @@ std::unique_ptr<Kernel> copyKernel(const KernelInit&) {
   });
 }
 
+// The one value of a 0-d/1-element floating tensor (Dropout's ratio).
+double scalarAsDouble(const Tensor& t, KernelContext& ctx, const char* what) {
+  if (t.numel() != 1) ctx.fail(std::string(what) + " must hold one value, got shape " + shapeToString(t.shape()));
+  double v = 0;
+  dispatchType<float, double, Float16, BFloat16>(
+      t.dtype(), [&](auto tag) { v = static_cast<double>(t.data<typename decltype(tag)::type>()[0]); }, ctx.node());
+  return v;
+}
+
+// Training mode (opset 12+, input 2 true): mask ~ Bernoulli(1 - ratio),
+// output = x * mask / (1 - ratio). A draw u in [0, 1) keeps the element when
+// u >= ratio, so ratio 0 keeps everything and the output is exactly x.
+void dropoutTraining(KernelContext& ctx, RandomStream& stream) {
+  const double ratio = ctx.hasInput(1) ? scalarAsDouble(ctx.input(1), ctx, "input 1 (ratio)") : 0.5;
+  if (!(ratio >= 0.0 && ratio < 1.0))
+    ctx.fail("input 1 (ratio '" + ctx.node().inputs[1] + "') is " + std::to_string(ratio) +
+             "; training mode needs a ratio in [0, 1)");
+  const Tensor& x = ctx.input(0);
+  Tensor& y = ctx.output(0);
+  bool* mask = nullptr;
+  if (ctx.hasOutput(1)) {
+    if (ctx.output(1).dtype() != DataType::kBool) ctx.fail("output 1 (mask) must be bool in training mode");
+    mask = ctx.output(1).data<bool>();
+  }
+  const int64_t n = x.numel();
+  const double scale = 1.0 / (1.0 - ratio);
+  dispatchType<float, double, Float16, BFloat16>(
+      x.dtype(),
+      [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
+        const T* in = x.data<T>();
+        T* out = y.data<T>();
+        const C s = static_cast<C>(scale);
+        ctx.pool().parallelFor(
+            n,
+            [&](int64_t b, int64_t e) {
+              for (int64_t i = b; i < e; ++i) {
+                const bool keep = stream.uniform(static_cast<uint64_t>(i)) >= ratio;
+                out[i] = keep ? T(static_cast<C>(in[i]) * s) : T(C(0));
+                if (mask) mask[i] = keep;
+              }
+            },
+            4096);
+      },
+      ctx.node());
+  stream.advance(static_cast<uint64_t>(n));
+}
+
 std::unique_ptr<Kernel> dropoutKernel(const KernelInit& init) {
-  return makeKernel([](KernelContext& ctx) {
-    if (ctx.numInputs() > 2 && ctx.hasInput(2)) {
+  const bool trainingInput = init.opset >= 12;
+  return makeKernel([trainingInput, stream = RandomStream(init.node)](KernelContext& ctx) mutable {
+    if (trainingInput && ctx.numInputs() > 2 && ctx.hasInput(2)) {
       const Tensor& tm = ctx.input(2);
-      if (tm.numel() == 1 && tm.toInt64Vector()[0] != 0) ctx.fail("training_mode=true is not supported (inference only)");
+      if (tm.numel() != 1) ctx.fail("input 2 (training_mode) must hold one value, got shape " + shapeToString(tm.shape()));
+      if (tm.toInt64Vector()[0] != 0) {
+        dropoutTraining(ctx, stream);
+        return;
+      }
     }
     const Tensor& in = ctx.input(0);
     ctx.output(0).copyFrom(in);
@@ -284,7 +339,11 @@ void register_tensor(Registry& r) {
   addVersions(r, "Squeeze", {1, 11, 13, 21, 23, 24, 25}, shape::inferSqueeze, copyKernel, all, 0);
   addVersions(r, "Unsqueeze", {1, 11, 13, 21, 23, 24, 25}, shape::inferUnsqueeze, copyKernel, all, 0);
   addVersions(r, "Identity", {1, 13, 14, 16, 19, 21, 23, 24, 25}, shape::inferIdentity, copyKernel, all, 0);
-  addVersions(r, "Dropout", {1, 6, 7, 10, 12, 13, 22}, shape::inferDropout, dropoutKernel, numericTypes());
+  addVersions(r, "Dropout", {1, 6, 7, 10}, shape::inferDropout, dropoutKernel, numericTypes());
+  // From opset 12 training_mode is an input and makes the op random: never
+  // constant-folded, even when every input is constant.
+  for (int v : {12, 13, 22})
+    r.add(OpDef{"", "Dropout", v, shape::inferDropout, dropoutKernel, {}, numericTypes(), -1, false});
   addVersions(r, "Transpose", {1, 13, 21, 23, 24, 25}, shape::inferTranspose, transposeKernel, all);
   addVersions(r, "Concat", {1, 4, 11, 13}, shape::inferConcat, concatKernel, all);
   addVersions(r, "Split", {1, 2, 11, 13, 18}, shape::inferSplit, splitKernel, all);
