@@ -1,4 +1,10 @@
-// Conv (opsets 1, 11, 22) on the CPU, float32 and float64.
+// Conv (opsets 1, 11, 22) on the CPU, float32 and float64, and the internal
+// FusedConv (domain ai.oinfer, made by the fuse_conv_activation pass): Conv
+// plus an optional residual input Z and an activation, in one pass over Y.
+//
+// float32 (and float16/bfloat16 through it) runs on the packed GEMM with
+// weights packed once per plan (conv_fast.cpp, which documents those
+// strategies); float64 keeps the Eigen path below.
 //
 // Every rank (1-d, 2-d, 3-d) runs through one canonical 3-d geometry
 // (conv_common.h): missing leading spatial dims get size 1, kernel 1,
@@ -34,6 +40,7 @@
 
 #include "ops/cpu/compute_in_float.h"
 #include "ops/cpu/conv_common.h"
+#include "ops/cpu/conv_fast.h"
 #include "ops/cpu/dispatch.h"
 
 namespace oinfer {
@@ -46,7 +53,7 @@ template <class T>
 using MatR = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Stride = Eigen::OuterStride<>;
 
-enum class Strategy { kPointwise, kDepthwise, kIm2col };
+using conv::Strategy;
 
 [[noreturn]] void fail(const Node& node, ErrorCode code, const std::string& msg) {
   throw Error(code, node.describe() + ": " + msg);
@@ -98,13 +105,7 @@ ConvGeom convGeom(const Node& node, const WindowAttrs& a, int64_t group, const s
   return g;
 }
 
-Strategy chooseStrategy(const ConvGeom& g) {
-  bool unit = g.K == 1 && g.noPadding;
-  for (size_t s = 0; s < conv::kMaxSpatial; ++s) unit = unit && g.s[s] == 1;
-  if (unit) return Strategy::kPointwise;
-  if (g.Cg == 1 && g.G > 1) return Strategy::kDepthwise;
-  return Strategy::kIm2col;
-}
+using conv::chooseStrategy;
 
 template <class T>
 void depthwise(ThreadPool& pool, const ConvGeom& g, const T* x, const T* w, const T* b, T* y) {
@@ -186,6 +187,8 @@ class ConvKernel final : public Kernel {
   explicit ConvKernel(const KernelInit& init) {
     const Node& node_ = init.node;
     group_ = node_.attrInt("group", 1);
+    fused_ = node_.opType == "FusedConv";
+    if (fused_) act_ = conv::parseActivation(node_);
     if (const Tensor* w = init.constInput(1)) w_ = *w;
     if (init.hasInput(2))
       if (const Tensor* b = init.constInput(2)) b_ = *b;
@@ -202,6 +205,17 @@ class ConvKernel final : public Kernel {
         geom_ = convGeom(node_, *attrs_, group_, xShape_, wShape_);
         strategy_ = chooseStrategy(*geom_);
       }
+    }
+    // Weights depend on W's shape and the group only, so a constant float W
+    // is packed here even when the input shape is dynamic.
+    if (w_.defined() && w_.dtype() == DataType::kFloat && w_.rank() >= 3 && group_ > 0 &&
+        w_.dim(0) % group_ == 0) {
+      ConvGeom wg;
+      wg.G = group_;
+      wg.Mg = w_.dim(0) / group_;
+      wg.Cg = w_.dim(1);
+      wg.K = w_.numel() / std::max<int64_t>(1, w_.dim(0) * w_.dim(1));
+      if (!(geom_ && strategy_ == Strategy::kDepthwise)) packed_ = conv::packConvWeights(wg, w_.data<float>());
     }
   }
 
@@ -227,8 +241,19 @@ class ConvKernel final : public Kernel {
                dataTypeName(w.dtype()) + (b ? std::string(", ") + dataTypeName(b->dtype()) : ""));
     if (b && b->numel() != g.M)
       ctx.fail(inputDesc(node_, 2) + " has shape " + shapeToString(b->shape()) + ", expected [" + std::to_string(g.M) + "]");
+    const Tensor* z = fused_ && ctx.hasInput(3) ? &ctx.input(3) : nullptr;
     Tensor& y = ctx.output(0);
+    if (z && (z->shape() != y.shape() || z->dtype() != y.dtype()))
+      ctx.fail("input 3 ('" + node_.inputs[3] + "') has shape " + shapeToString(z->shape()) +
+               ", expected the output's " + shapeToString(y.shape()));
     if (y.numel() == 0) return;
+    if (x.dtype() == DataType::kFloat) {
+      const bool usePacked = w_.defined() && st != Strategy::kDepthwise;
+      conv::convFloat(ctx.pool(), g, st, x.data<float>(), w.data<float>(), usePacked ? packed_ : noPacked_,
+                      b ? b->data<float>() : nullptr, z ? z->data<float>() : nullptr, y.data<float>(), act_);
+      return;
+    }
+    if (fused_) ctx.fail("FusedConv runs on float32 only, got " + std::string(dataTypeName(x.dtype())));
     dispatchType<float, double>(x.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* bp = b ? b->data<T>() : nullptr;
@@ -244,6 +269,9 @@ class ConvKernel final : public Kernel {
   std::vector<int64_t> xShape_, wShape_;
   std::optional<ConvGeom> geom_;
   Strategy strategy_ = Strategy::kIm2col;
+  bool fused_ = false;
+  conv::Activation act_;
+  std::vector<PackedA> packed_, noPacked_;
 };
 
 }  // namespace
@@ -259,6 +287,18 @@ void register_conv(Registry& r) {
     d.types = {DataType::kFloat, DataType::kDouble, DataType::kFloat16, DataType::kBFloat16};
     r.add(std::move(d));
   }
+  // FusedConv: Conv's inputs plus an optional residual Z (Y's shape), and
+  // attributes activation (Relu, Clip, LeakyRelu, Sigmoid, HardSigmoid,
+  // HardSwish, Tanh, SiLU, Gelu; empty: none) and activation_params.
+  OpDef f;
+  f.domain = "ai.oinfer";
+  f.opType = "FusedConv";
+  f.sinceVersion = 1;
+  f.shape = shape::inferConv;
+  f.cpu = cpu::computeInFloat(
+      [](const KernelInit& init) -> std::unique_ptr<Kernel> { return std::make_unique<ConvKernel>(init); });
+  f.types = {DataType::kFloat, DataType::kFloat16, DataType::kBFloat16};
+  r.add(std::move(f));
   conv::register_conv_transpose(r);
 }
 

@@ -61,6 +61,9 @@ void gemmPackedA(const PackedA& A, int64_t N, const BPacker& b, float alpha, flo
 // Nonlinear activations the micro-kernel cannot apply (all but Relu/Clip) on
 // a rows x cols block.
 void activateBlock(const GemmEpilogue& ep, float* c, int64_t ldc, int64_t rows, int64_t cols);
+// AVX-512 activations (callers check cpuHasAvx512); false when the
+// activation has no vector form.
+bool activateRows512(const GemmEpilogue& ep, float* c, int64_t ldc, int64_t rows, int64_t cols);
 // True when the micro-kernel's clamp covers the activation.
 bool clampActivation(const GemmEpilogue& ep, float& lo, float& hi);
 

@@ -89,6 +89,73 @@ void dispatch512(int rows, int64_t kc, const float* a, const float* b, float* c,
   table[rows - 1](kc, a, b, c, ldc, cols, t);
 }
 
+// exp(x) = 2^n * e^r, n = round(x / ln 2), |r| <= ln2 / 2, e^r by a degree-6
+// polynomial (relative error ~2e-7 over the float range); 2^n by scalef.
+__attribute__((target("avx512f"))) inline __m512 exp512(__m512 x) {
+  x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-87.3f)), _mm512_set1_ps(88.7f));
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)), 0);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
+  __m512 p = _mm512_set1_ps(1.f / 720);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f / 120));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f / 24));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f / 6));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f));
+  return _mm512_scalef_ps(p, n);
+}
+
+__attribute__((target("avx512f"))) inline __m512 sigmoid512(__m512 x) {
+  const __m512 one = _mm512_set1_ps(1.f);
+  return _mm512_div_ps(one, _mm512_add_ps(one, exp512(_mm512_sub_ps(_mm512_setzero_ps(), x))));
+}
+
+}  // namespace
+
+// The vectorised activations; false when `act` has none here (Gelu).
+__attribute__((target("avx512f"))) bool activateRows512(const GemmEpilogue& ep, float* c, int64_t ldc, int64_t rows,
+                                                        int64_t cols) {
+  const GemmActivation a = ep.act;
+  if (a == GemmActivation::kGelu) return false;
+  const __m512 p0 = _mm512_set1_ps(ep.p0), p1 = _mm512_set1_ps(ep.p1), zero = _mm512_setzero_ps(),
+               one = _mm512_set1_ps(1.f);
+  for (int64_t r = 0; r < rows; ++r) {
+    float* cr = c + r * ldc;
+    for (int64_t j = 0; j < cols; j += 16) {
+      const __mmask16 m = cols - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (cols - j)) - 1);
+      const __m512 x = _mm512_maskz_loadu_ps(m, cr + j);
+      __m512 y = x;
+      switch (a) {
+        case GemmActivation::kRelu: y = _mm512_max_ps(x, zero); break;
+        case GemmActivation::kClip: y = _mm512_min_ps(_mm512_max_ps(x, p0), p1); break;
+        case GemmActivation::kLeakyRelu:
+          y = _mm512_mask_mul_ps(x, _mm512_cmp_ps_mask(x, zero, _CMP_LT_OQ), x, p0);
+          break;
+        case GemmActivation::kSigmoid: y = sigmoid512(x); break;
+        case GemmActivation::kHardSigmoid: y = _mm512_min_ps(one, _mm512_max_ps(zero, _mm512_fmadd_ps(x, p0, p1))); break;
+        case GemmActivation::kTanh: {
+          // tanh(x) = 2 sigmoid(2x) - 1
+          const __m512 s = sigmoid512(_mm512_add_ps(x, x));
+          y = _mm512_fmsub_ps(s, _mm512_set1_ps(2.f), one);
+          break;
+        }
+        case GemmActivation::kSiLU: y = _mm512_mul_ps(x, sigmoid512(x)); break;
+        case GemmActivation::kHardSwish: {
+          const __m512 h = _mm512_fmadd_ps(x, _mm512_set1_ps(1.f / 6), _mm512_set1_ps(0.5f));
+          y = _mm512_mul_ps(x, _mm512_min_ps(one, _mm512_max_ps(zero, h)));
+          break;
+        }
+        default: break;
+      }
+      _mm512_mask_storeu_ps(cr + j, m, y);
+    }
+  }
+  return true;
+}
+
+namespace {
+
 void kernel512(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int rows, int cols,
                const TileArgs& t) {
   dispatch512(rows, kc, a, b, c, ldc, cols, t, std::make_integer_sequence<int, kMr512>{});
@@ -170,6 +237,10 @@ void kernelGeneric(int64_t kc, const float* a, const float* b, float* c, int64_t
 }
 
 }  // namespace
+
+#ifndef OINFER_GEMM_X86
+bool activateRows512(const GemmEpilogue&, float*, int64_t, int64_t, int64_t) { return false; }
+#endif
 
 #ifdef OINFER_GEMM_X86
 bool cpuHasAvx512() { return __builtin_cpu_supports("avx512f"); }

@@ -1,0 +1,173 @@
+// Each float32 Conv strategy (pointwise GEMM, im2col into packed GEMM,
+// direct depthwise) and the FusedConv epilogue (residual, activations)
+// against a direct double-precision loop written from the definition
+// (not the kernels): y[n,m,oh,ow] = b[m] + sum_{c,kh,kw} x[n, g*Cg+c,
+// oh*s - pad + kh*d, ow*s - pad + kw*d] * w[m,c,kh,kw].
+// Shapes are chosen to hit every strategy, group > 1, batch > 1, tile
+// edges of the micro-kernels and K-blocking (Cg*K > 256).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "op_tester.h"
+
+namespace oinfer::testing {
+namespace {
+
+Tensor rnd(std::vector<int64_t> shape, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  Tensor t(DataType::kFloat, std::move(shape));
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(rng);
+  return t;
+}
+
+struct P2 {
+  int64_t group = 1, stride = 1, pad = 0, dil = 1;
+};
+
+Tensor direct(const Tensor& x, const Tensor& w, const Tensor* b, const P2& p) {
+  const int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3);
+  const int64_t M = w.dim(0), Cg = w.dim(1), KH = w.dim(2), KW = w.dim(3), Mg = M / p.group;
+  const int64_t OH = (H + 2 * p.pad - p.dil * (KH - 1) - 1) / p.stride + 1;
+  const int64_t OW = (W + 2 * p.pad - p.dil * (KW - 1) - 1) / p.stride + 1;
+  Tensor y(DataType::kFloat, {N, M, OH, OW});
+  const float* xp = x.data<float>();
+  const float* wp = w.data<float>();
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          double s = b ? b->data<float>()[m] : 0.0;
+          const int64_t g = m / Mg;
+          for (int64_t c = 0; c < Cg; ++c)
+            for (int64_t kh = 0; kh < KH; ++kh)
+              for (int64_t kw = 0; kw < KW; ++kw) {
+                const int64_t ih = oh * p.stride - p.pad + kh * p.dil, iw = ow * p.stride - p.pad + kw * p.dil;
+                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+                s += double(xp[((n * C + g * Cg + c) * H + ih) * W + iw]) * wp[((m * Cg + c) * KH + kh) * KW + kw];
+              }
+          y.data<float>()[((n * M + m) * OH + oh) * OW + ow] = float(s);
+        }
+  return y;
+}
+
+void runCase(std::vector<int64_t> xs, std::vector<int64_t> ws, P2 p, bool bias, bool constW = true) {
+  Tensor x = rnd(xs, 1), w = rnd(ws, 2), b = rnd({ws[0]}, 3);
+  OpTester t("Conv", 22);
+  t.input("X", x);
+  t.input("W", w, constW);
+  if (bias) t.constantInput("B", b);
+  t.attr("group", p.group);
+  t.attr("strides", std::vector<int64_t>{p.stride, p.stride});
+  t.attr("pads", std::vector<int64_t>{p.pad, p.pad, p.pad, p.pad});
+  t.attr("dilations", std::vector<int64_t>{p.dil, p.dil});
+  t.expect("Y", direct(x, w, bias ? &b : nullptr, p), 1e-4, 1e-4);
+  t.run();
+}
+
+TEST(ConvStrategy, PointwiseGemm) {
+  runCase({1, 64, 14, 14}, {256, 64, 1, 1}, {}, true);
+  runCase({2, 13, 7, 9}, {37, 13, 1, 1}, {}, false);
+  runCase({1, 300, 5, 5}, {20, 300, 1, 1}, {}, true);  // K-blocked
+}
+
+TEST(ConvStrategy, Im2colPackedGemm) {
+  runCase({1, 16, 15, 15}, {24, 16, 3, 3}, {1, 1, 1, 1}, true);    // Cg*K = 144
+  runCase({1, 32, 16, 16}, {40, 32, 3, 3}, {1, 2, 1, 1}, true);    // stride 2, Cg*K = 288 > kc
+  runCase({1, 3, 32, 32}, {16, 3, 7, 7}, {1, 2, 3, 1}, false);     // ResNet stem shape
+  runCase({2, 8, 9, 11}, {6, 8, 3, 3}, {1, 1, 2, 2}, true);        // dilation, batch 2
+  runCase({1, 8, 10, 10}, {12, 8, 1, 1}, {1, 2, 0, 1}, true);      // 1x1 stride 2 (not pointwise)
+  runCase({1, 16, 12, 12}, {24, 16, 3, 3}, {1, 1, 1, 1}, true, false);  // weights not constant
+}
+
+TEST(ConvStrategy, GroupedGemm) {
+  runCase({1, 16, 9, 9}, {32, 4, 3, 3}, {4, 1, 1, 1}, true);
+  runCase({1, 24, 8, 8}, {24, 12, 1, 1}, {2, 1, 0, 1}, false);
+}
+
+TEST(ConvStrategy, DepthwiseDirect) {
+  runCase({1, 32, 15, 15}, {32, 1, 3, 3}, {32, 1, 1, 1}, true);
+  runCase({1, 32, 16, 16}, {32, 1, 3, 3}, {32, 2, 1, 1}, true);
+  runCase({2, 16, 14, 14}, {16, 1, 5, 5}, {16, 1, 2, 1}, false);
+  runCase({1, 16, 15, 15}, {16, 1, 5, 5}, {16, 2, 2, 1}, true);
+  runCase({1, 8, 9, 9}, {16, 1, 3, 3}, {8, 1, 1, 1}, true);  // channel multiplier 2
+}
+
+// FusedConv = act(Conv + Z): every activation, with and without residual,
+// on a GEMM strategy and on the depthwise one.
+float actRef(const std::string& a, const std::vector<float>& p, float x) {
+  if (a == "Relu") return std::max(x, 0.f);
+  if (a == "Clip") return std::min(std::max(x, p[0]), p[1]);
+  if (a == "LeakyRelu") return x >= 0 ? x : p[0] * x;
+  if (a == "Sigmoid") return 1.f / (1.f + std::exp(-x));
+  if (a == "HardSigmoid") return std::max(0.f, std::min(1.f, p[0] * x + p[1]));
+  if (a == "HardSwish") return x * std::max(0.f, std::min(1.f, x / 6.f + 0.5f));
+  if (a == "Tanh") return std::tanh(x);
+  if (a == "SiLU") return x / (1.f + std::exp(-x));
+  if (a == "Gelu") return 0.5f * x * (1.f + std::erf(x / std::sqrt(2.f)));
+  return x;
+}
+
+TEST(ConvStrategy, FusedConvActivationsAndResidual) {
+  const std::vector<std::pair<std::string, std::vector<float>>> acts = {
+      {"", {}},         {"Relu", {}},        {"Clip", {-0.5f, 0.5f}}, {"LeakyRelu", {0.1f}},
+      {"Sigmoid", {}},  {"HardSigmoid", {0.2f, 0.5f}}, {"HardSwish", {}}, {"Tanh", {}},
+      {"SiLU", {}},     {"Gelu", {0.f}}};
+  struct Shape {
+    std::vector<int64_t> xs, ws;
+    P2 p;
+  };
+  const Shape shapes[] = {{{1, 8, 10, 10}, {12, 8, 3, 3}, {1, 1, 1, 1}},
+                          {{1, 16, 6, 6}, {16, 16, 1, 1}, {}},
+                          {{1, 8, 9, 9}, {8, 1, 3, 3}, {8, 2, 1, 1}}};
+  for (const auto& s : shapes)
+    for (const auto& [act, params] : acts)
+      for (bool residual : {false, true}) {
+        Tensor x = rnd(s.xs, 4), w = rnd(s.ws, 5), b = rnd({s.ws[0]}, 6);
+        Tensor ref = direct(x, w, &b, s.p);
+        Tensor z = rnd(ref.shape(), 7);
+        for (int64_t i = 0; i < ref.numel(); ++i) {
+          float v = ref.data<float>()[i] + (residual ? z.data<float>()[i] : 0.f);
+          ref.data<float>()[i] = actRef(act, params, v);
+        }
+        OpTester t("FusedConv", 1, "ai.oinfer");
+        t.input("X", x);
+        t.constantInput("W", w);
+        t.constantInput("B", b);
+        if (residual) t.input("Z", z);
+        t.attr("group", s.p.group);
+        t.attr("strides", std::vector<int64_t>{s.p.stride, s.p.stride});
+        t.attr("pads", std::vector<int64_t>{s.p.pad, s.p.pad, s.p.pad, s.p.pad});
+        if (!act.empty()) {
+          t.attr("activation", act);
+          t.attr("activation_params", params);
+        }
+        t.expect("Y", ref, 1e-4, 1e-4);
+        SCOPED_TRACE(act + (residual ? " +Z" : ""));
+        t.run();
+      }
+}
+
+TEST(ConvStrategy, FusedConvResidualShapeMismatch) {
+  OpTester t("FusedConv", 1, "ai.oinfer");
+  t.input("X", rnd({1, 2, 4, 4}, 1));
+  t.constantInput("W", rnd({3, 2, 1, 1}, 2));
+  t.absentInput();
+  t.input("Z", rnd({1, 3, 4, 5}, 3));
+  t.output("Y");
+  t.expectError("input 3 ('Z') has shape [1,3,4,5], expected the output's [1,3,4,4]");
+}
+
+TEST(ConvStrategy, FusedConvUnknownActivation) {
+  OpTester t("FusedConv", 1, "ai.oinfer");
+  t.input("X", rnd({1, 2, 4, 4}, 1));
+  t.constantInput("W", rnd({3, 2, 1, 1}, 2));
+  t.attr("activation", "Softplus");
+  t.output("Y");
+  t.expectError("unsupported activation 'Softplus'");
+}
+
+}  // namespace
+}  // namespace oinfer::testing
