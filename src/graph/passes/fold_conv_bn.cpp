@@ -114,6 +114,7 @@ int foldConvBatchNorm(Graph& g) {
 void optimize(Graph& g, int level) {
   if (level <= 0) return;
   foldConvBatchNorm(g);
+  fuseConvActivation(g);
   optimizeTransformer(g);
 }
 

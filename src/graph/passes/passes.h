@@ -14,6 +14,11 @@ namespace oinfer::passes {
 // Returns the number of BatchNormalization nodes removed.
 int foldConvBatchNorm(Graph& g);
 
+// Conv [+ Add residual of the same shape] [+ Relu/Clip/LeakyRelu/Sigmoid/
+// HardSigmoid/HardSwish/Tanh/Gelu/SiLU] -> one ai.oinfer FusedConv
+// (fuse_conv_activation.cpp). Returns the number of fused nodes.
+int fuseConvActivation(Graph& g);
+
 // Transformer passes (fuse_*.cpp, eliminate_transpose.cpp); each returns the
 // number of rewrites. Internal ops go to domain "ai.oinfer".
 int eliminateRedundantNodes(Graph& g);  // Identity, Transpose∘Transpose, Reshape∘Reshape
