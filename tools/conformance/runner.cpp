@@ -510,6 +510,7 @@ std::map<std::string, ManifestEntry> readManifest(const std::string& path) {
     ss >> modes;
     e.isStatic = modes.find("static") != std::string::npos;
     e.isDynamic = modes.find("dynamic") != std::string::npos;
+    e.knownFailure = modes == "fails";
     while (ss >> opt) {
       if (opt == "stat") e.statistical = true;
       if (opt.rfind("rtol=", 0) == 0) e.rtol = std::atof(opt.c_str() + 5);

@@ -150,14 +150,28 @@ int main(int argc, char** argv) {
     out << "# Conformance manifest: the ONNX backend cases (onnx==1.22.0) oinfer passes.\n"
            "# Regenerate with: oinfer-conformance --manifest FILE --write-manifest FILE\n"
            "# Format: suite/case modes [rtol=X atol=Y] [stat] [# reason for a per-case tolerance or check]\n"
-           "# stat: outputs that depend on a random op are checked by dtype, shape and statistics (docs/conformance.md)\n";
+           "# stat: outputs that depend on a random op are checked by dtype, shape and statistics (docs/conformance.md)\n"
+           "# fails: a case that does not pass, with the reason (not gated; a fix turns it into a passing line)\n";
     for (const auto& r : rows) {
       if (r.st.status == Status::kExcluded) continue;
       std::string key = r.suite + "/" + r.st.name;
       std::string modes;
       if (r.st.status == Status::kPass) modes = "static";
       if (r.dyn.status == Status::kPass) modes += modes.empty() ? "dynamic" : ",dynamic";
-      if (modes.empty()) continue;
+      if (modes.empty()) {
+        // A known failure, with a one-line reason: the one written by hand if
+        // there is one, else what the run reported.
+        std::string reason;
+        if (auto it = manifest.find(key); it != manifest.end() && it->second.knownFailure) reason = it->second.reason;
+        if (reason.empty()) {
+          reason = std::string(" ") + statusName(r.st.status) + ": " + r.st.message;
+          for (char& c : reason)
+            if (c == '\n' || c == '#') c = ' ';
+          if (reason.size() > 160) reason = reason.substr(0, 157) + "...";
+        }
+        out << key << " fails #" << reason << "\n";
+        continue;
+      }
       out << key << " " << modes;
       if (auto it = manifest.find(key); it != manifest.end()) {
         if (it->second.rtol >= 0) out << " rtol=" << it->second.rtol;
