@@ -115,6 +115,26 @@ TEST(FusionPasses, ConvClipOpset13Inputs) {
   expectSame(g, 1, 1);
 }
 
+// Exporters (torch) write Clip's bounds as Constant nodes.
+TEST(FusionPasses, ConvClipConstantNodeBounds) {
+  Graph g = convGraph(13);
+  for (auto [name, v] : {std::pair<const char*, float>{"lo", 0.f}, {"hi", 0.6f}}) {
+    Node c = mk("Constant", std::string(name) + "_c", {}, {name});
+    Attribute a;
+    a.name = "value";
+    a.type = AttrType::kTensor;
+    a.t = Tensor::fromVector<float>({}, {v});
+    c.attributes.push_back(a);
+    g.nodes.insert(g.nodes.begin(), c);
+  }
+  g.nodes.push_back(mk("Clip", "clip", {"c", "lo", "hi"}, {"y"}));
+  output(g, "y");
+  SessionOptions on;
+  Session s(g, on);
+  EXPECT_EQ(countOp(s.graph(), "FusedConv"), 1u);
+  EXPECT_EQ(countOp(s.graph(), "Clip"), 0u);
+}
+
 TEST(FusionPasses, ConvClipOpset6Attributes) {
   Graph g = convGraph(6);
   Node c = mk("Clip", "clip", {"c"}, {"y"});

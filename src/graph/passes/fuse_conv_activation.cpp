@@ -35,11 +35,23 @@ bool sameKnownShape(const ValueInfo* a, const ValueInfo* b) {
   return true;
 }
 
+// A float scalar input known at load time: an initializer or the output of a
+// Constant node (how exporters write Clip's bounds).
 const Tensor* scalarInit(const Graph& g, const Node& n, size_t i) {
   if (i >= n.inputs.size() || n.inputs[i].empty()) return nullptr;
+  const Tensor* t = nullptr;
   auto it = g.initializers.find(n.inputs[i]);
-  if (it == g.initializers.end() || it->second.dtype() != DataType::kFloat || it->second.numel() != 1) return nullptr;
-  return &it->second;
+  if (it != g.initializers.end()) {
+    t = &it->second;
+  } else {
+    for (const Node& c : g.nodes)
+      if (c.opType == "Constant" && c.domain.empty() && c.outputs.size() == 1 && c.outputs[0] == n.inputs[i]) {
+        const Attribute* v = c.attr("value");
+        if (v && v->type == AttrType::kTensor) t = &v->t;
+        break;
+      }
+  }
+  return t && t->dtype() == DataType::kFloat && t->numel() == 1 ? t : nullptr;
 }
 
 }  // namespace
