@@ -9,6 +9,7 @@
 #include <new>
 
 #include "ops/evaluate.h"
+#include "runtime/cuda_exec.h"
 #include "runtime/memory_planner.h"
 #include "shape/infer.h"
 
@@ -34,8 +35,9 @@ ValueInfo typeOfValue(const std::string& name, const Value& v, const ValueInfo* 
 
 }  // namespace
 
-Executor::Executor(const Graph& graph, ThreadPool* pool, bool profiling, std::vector<std::string> extraInputs)
-    : graph_(graph), pool_(pool), profiling_(profiling) {
+Executor::Executor(const Graph& graph, ThreadPool* pool, bool profiling, std::vector<std::string> extraInputs,
+                   DeviceConfig device)
+    : graph_(graph), pool_(pool), profiling_(profiling), device_(device) {
   for (const auto& in : graph_.inputs) inputNames_.push_back(in.name);
   for (auto& e : extraInputs) inputNames_.push_back(std::move(e));
   prof_.resize(graph_.nodes.size());
@@ -183,15 +185,25 @@ std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, co
     if (s.kind == SlotKind::kArena) s.kind = SlotKind::kOwned;
   }
 
+  // Device placement: steps, copies, and the device kernels (made once per plan).
+  if (device_.device == Device::kCUDA) cudaexec::preparePlan(*plan, graph_, device_);
+
+  planArenas(*plan, graph_.weightBytes());
+  spdlog::debug("plan: {} steps, arena {} bytes (lower bound {}), device arena {} bytes", plan->steps.size(),
+                plan->stats.arenaBytes, plan->stats.lowerBoundBytes, plan->stats.deviceArenaBytes);
+  return plan;
+}
+
+void planArenas(Plan& plan, size_t weightBytes) {
   // 4. Lifetimes of arena buffers. Reads through a view count as reads of its root.
-  const int numSteps = static_cast<int>(plan->steps.size());
+  const int numSteps = static_cast<int>(plan.steps.size());
   auto root = [&](int id) {
-    while (plan->slots[id].kind == SlotKind::kView) id = plan->slots[id].viewBase;
+    while (plan.slots[id].kind == SlotKind::kView) id = plan.slots[id].viewBase;
     return id;
   };
-  std::vector<int> first(plan->slots.size(), -1), last(plan->slots.size(), -1);
+  std::vector<int> first(plan.slots.size(), -1), last(plan.slots.size(), -1);
   for (int si = 0; si < numSteps; ++si) {
-    const Step& step = plan->steps[si];
+    const Step& step = plan.steps[si];
     for (int id : step.out)
       if (id >= 0 && first[id] < 0) first[id] = last[id] = si;
     for (int id : step.in)
@@ -200,27 +212,34 @@ std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, co
         last[r] = std::max(last[r], si);
       }
   }
-  for (int id : plan->results) {
+  for (int id : plan.results) {
     int r = root(id);
     last[r] = numSteps;  // results are copied out after the last step
   }
-  std::vector<BufferRequest> reqs;
-  std::vector<int> reqSlot;
-  for (size_t id = 0; id < plan->slots.size(); ++id) {
-    Slot& s = plan->slots[id];
-    if (s.kind != SlotKind::kArena) continue;
-    s.bytes = static_cast<size_t>(numElements(s.shape)) * dataTypeSize(s.type.dtype);
-    reqs.push_back({s.bytes, first[id], std::max(first[id], last[id])});
-    reqSlot.push_back(static_cast<int>(id));
+  // One arena per device, each placed by the same planner.
+  for (Device dev : {Device::kCPU, Device::kCUDA}) {
+    std::vector<BufferRequest> reqs;
+    std::vector<int> reqSlot;
+    for (size_t id = 0; id < plan.slots.size(); ++id) {
+      Slot& s = plan.slots[id];
+      if (s.kind != SlotKind::kArena || s.device != dev) continue;
+      s.bytes = static_cast<size_t>(numElements(s.shape)) * dataTypeSize(s.type.dtype);
+      reqs.push_back({s.bytes, first[id], std::max(first[id], last[id])});
+      reqSlot.push_back(static_cast<int>(id));
+    }
+    if (dev == Device::kCUDA && reqs.empty()) break;
+    MemoryPlan mp = planMemory(reqs, dev == Device::kCUDA ? 256 : 64);
+    for (size_t k = 0; k < reqs.size(); ++k) plan.slots[reqSlot[k]].offset = mp.offsets[k];
+    if (dev == Device::kCPU) {
+      plan.stats.arenaBytes = mp.arenaBytes;
+      plan.stats.lowerBoundBytes = mp.lowerBound;
+    } else {
+      plan.stats.deviceArenaBytes = mp.arenaBytes;
+    }
   }
-  MemoryPlan mp = planMemory(reqs);
-  for (size_t k = 0; k < reqs.size(); ++k) plan->slots[reqSlot[k]].offset = mp.offsets[k];
-  plan->stats.arenaBytes = mp.arenaBytes;
-  plan->stats.lowerBoundBytes = mp.lowerBound;
-  plan->stats.weightBytes = graph_.weightBytes();
-  spdlog::debug("plan: {} steps, arena {} bytes (lower bound {})", plan->steps.size(), mp.arenaBytes, mp.lowerBound);
-  return plan;
+  plan.stats.weightBytes = weightBytes;
 }
+
 
 std::unique_ptr<ExecContext> Executor::makeContext(const Plan& plan) {
   auto ctx = std::make_unique<ExecContext>();
@@ -236,7 +255,10 @@ std::unique_ptr<ExecContext> Executor::makeContext(const Plan& plan) {
     switch (s.kind) {
       case SlotKind::kWeight:
       case SlotKind::kConstant: v.tensor = s.value; break;
-      case SlotKind::kArena: v.tensor = Tensor::share(s.type.dtype, s.shape, ctx->arena, ctx->arenaData + s.offset); break;
+      case SlotKind::kArena:
+        if (s.device == Device::kCPU)
+          v.tensor = Tensor::share(s.type.dtype, s.shape, ctx->arena, ctx->arenaData + s.offset);
+        break;
       default: break;
     }
   }
@@ -257,7 +279,7 @@ std::unique_ptr<ExecContext> Executor::makeContext(const Plan& plan) {
       kc.outputValues_.push_back(id < 0 ? nullptr : &ctx->values[id]);
       kc.outputTypes_.push_back(id < 0 ? DataType::kUndefined : plan.slots[id].type.dtype);
     }
-    if (step.view) continue;
+    if (step.view || step.copy || step.device == Device::kCUDA) continue;
     SubgraphFactory subgraphs = makeSubgraphFactory(graph_, *step.node, pool_);
     KernelInit init{*step.node, step.opset, {}, {}, {}};
     init.subgraphs = &subgraphs;
@@ -275,6 +297,8 @@ std::unique_ptr<ExecContext> Executor::makeContext(const Plan& plan) {
     if (!step.def->cpu) throw Error(ErrorCode::kUnsupportedOp, step.node->describe() + ": no CPU kernel");
     ctx->kernels[si] = step.def->cpu(init);
   }
+  // Device arena, stream, handles; binds device slots and the device steps' contexts.
+  if (plan.onDevice) cudaexec::initContext(plan, *ctx, device_, profiling_);
   return ctx;
 }
 
@@ -350,6 +374,10 @@ void Executor::runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& st
 }
 
 void Executor::execute(Plan& plan, ExecContext& ctx) {
+  if (plan.onDevice) {
+    executeOnDevice(plan, ctx);
+    return;
+  }
   for (size_t id = 0; id < plan.slots.size(); ++id) {
     const Slot& s = plan.slots[id];
     if (s.kind != SlotKind::kOwned || ctx.provided[id]) continue;
@@ -376,6 +404,65 @@ void Executor::execute(Plan& plan, ExecContext& ctx) {
   if (profiling_) {
     std::lock_guard<std::mutex> lock(profMu_);
     for (size_t si = 0; si < plan.steps.size(); ++si) {
+      NodeProfile& p = prof_[plan.steps[si].nodeIndex];
+      p.totalMs += ctx.times[si];
+      p.calls += 1;
+    }
+  }
+}
+
+// The interpreter loop of a plan with device steps: device work is queued on the
+// context's stream and waited for only before a host step or the end; a
+// captured CUDA Graph replaces the loop when the plan allows it.
+void Executor::executeOnDevice(Plan& plan, ExecContext& ctx) {
+  for (size_t id = 0; id < plan.slots.size(); ++id) {
+    const Slot& s = plan.slots[id];
+    if (s.kind != SlotKind::kOwned || ctx.provided[id] || s.device != Device::kCPU) continue;
+    Value& v = ctx.values[id];
+    if (s.staticShape) {
+      v.kind = ValueKind::kTensor;
+      v.tensor = Tensor(s.type.dtype, s.shape);
+    }
+  }
+  if (cudaexec::runGraph(plan, ctx)) {
+    std::fill(ctx.provided.begin(), ctx.provided.end(), 0);
+    return;
+  }
+  bool pending = false;  // device work queued and not waited for
+  for (size_t si = 0; si < plan.steps.size(); ++si) {
+    const Step& step = plan.steps[si];
+    const bool host = !step.copy && step.device == Device::kCPU && !step.view;
+    if (host && pending) {
+      cudaexec::sync(ctx);
+      pending = false;
+    }
+    auto t0 = profiling_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    if (step.copy) {
+      cudaexec::copy(plan, ctx, si);
+      pending = true;
+    } else if (step.dynamic) {
+      runDynamicStep(plan, ctx, step);
+    } else if (step.view) {
+      ctx.values[step.out[0]].tensor.assignView(ctx.values[step.in[step.def->viewOfInput]].tensor,
+                                                plan.slots[step.out[0]].shape);
+    }
+    if (!step.view && !step.copy) {
+      if (step.device == Device::kCUDA) {
+        cudaexec::runStep(plan, ctx, si);
+        pending = true;
+      } else {
+        ctx.kernels[si]->run(ctx.kctx[si]);
+      }
+    }
+    if (profiling_ && host)
+      ctx.times[si] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+  cudaexec::finishRun(plan, ctx);  // waits; device steps' times from their events
+  std::fill(ctx.provided.begin(), ctx.provided.end(), 0);
+  if (profiling_) {
+    std::lock_guard<std::mutex> lock(profMu_);
+    for (size_t si = 0; si < plan.steps.size(); ++si) {
+      if (!plan.steps[si].node) continue;
       NodeProfile& p = prof_[plan.steps[si].nodeIndex];
       p.totalMs += ctx.times[si];
       p.calls += 1;

@@ -27,9 +27,22 @@
 
 namespace oinfer::runtime {
 
+// Where a Session's plans run (subgraph executors stay on the host).
+struct DeviceConfig {
+  Device device = Device::kCPU;
+  int index = 0;
+  bool cudaGraphs = true;
+  bool deviceIO = false;  // graph inputs and results are caller device buffers
+};
+
+// Lays out the arenas of a placed plan: each device's kArena slots through
+// planMemory (one host arena, one device arena); fills plan.stats.
+void planArenas(Plan& plan, size_t weightBytes);
+
 class Executor {
  public:
-  Executor(const Graph& graph, ThreadPool* pool, bool profiling, std::vector<std::string> extraInputs = {});
+  Executor(const Graph& graph, ThreadPool* pool, bool profiling, std::vector<std::string> extraInputs = {},
+           DeviceConfig device = {});
   ~Executor();
 
   const Graph& graph() const { return graph_; }
@@ -66,6 +79,7 @@ class Executor {
   bool provideOutput(const Plan& plan, ExecContext& ctx, size_t j, const Tensor& t) const;
   void execute(Plan& plan, ExecContext& ctx);
 
+  const DeviceConfig& device() const { return device_; }
   MemoryStats lastStats() const;
   std::vector<NodeProfile> profile() const;
   void resetProfile();
@@ -84,10 +98,12 @@ class Executor {
   std::shared_ptr<Plan> makePlan(const std::vector<InputType>& types, const std::vector<std::string>& fetch);
   std::unique_ptr<ExecContext> makeContext(const Plan& plan);
   void runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& step);
+  void executeOnDevice(Plan& plan, ExecContext& ctx);
 
   const Graph& graph_;
   ThreadPool* pool_;
   bool profiling_;
+  DeviceConfig device_;
   std::vector<std::string> inputNames_;
   SubgraphFactory subgraphs_;
 

@@ -41,6 +41,7 @@ struct Slot {
   int viewBase = -1;           // kView: the slot whose buffer it reinterprets
   size_t offset = 0;           // kArena
   size_t bytes = 0;
+  Device device = Device::kCPU;  // where the buffer lives (kArena: which arena)
 };
 
 struct Step {
@@ -51,6 +52,10 @@ struct Step {
   std::vector<int> in, out;  // slot ids, -1 for absent; `in` ends with the node's implicit (outer-scope) inputs
   bool view = false;
   bool dynamic = false;  // output shapes resolved at run time
+  Device device = Device::kCPU;
+  // A host<->device copy the device placement inserted (node == nullptr):
+  // in[0] copied into out[0] on the device's stream.
+  bool copy = false;
 };
 
 struct ExecContext {
@@ -61,6 +66,7 @@ struct ExecContext {
   std::vector<KernelContext> kctx;               // per step, bound to `values` once
   std::vector<uint8_t> provided;                 // per slot: the caller gave this run's buffer
   std::vector<double> times;                     // per step, when profiling
+  std::shared_ptr<void> device;                  // CUDA plans: stream, handles, device arena (runtime/cuda_exec)
 };
 
 struct Plan {
@@ -76,6 +82,13 @@ struct Plan {
   std::vector<DataType> keyTypes;
   std::vector<std::vector<int64_t>> keyShapes;
   std::vector<std::string> fetch;
+
+  // CUDA plans: kernels shared by every context (they keep no per-run state,
+  // and own the weights they uploaded once), per step, null for host steps;
+  // and the plan-wide device state (uploaded constants).
+  bool onDevice = false;
+  std::vector<std::unique_ptr<Kernel>> deviceKernels;
+  std::shared_ptr<void> deviceState;
 
   std::mutex poolMu;
   std::vector<std::unique_ptr<ExecContext>> freeContexts;
