@@ -517,10 +517,7 @@ def bench_config(ctx, args, shim, path, spec, flops, threads, peak):
         if times[e]:
             r.update(summarize(times[e]))
             if flops:
-                gf = flops / (r["median_ms"] / 1e3) / 1e9
-                r["gflops"] = gf
-                if peak:
-                    r["peak_fraction"] = gf / peak
+                r["gflops"] = flops / (r["median_ms"] / 1e3) / 1e9
         w.stop()
         res[e] = r
     o, t = res["oinfer"], res["onnxruntime"]
@@ -730,11 +727,23 @@ def main():
                       f"{fmt(t.get('median_ms'), '{:.2f}')} ms{' (' + t['error'][:200] + ')' if t.get('error') else ''}"
                       f", agree {r['agree']['ok']}", file=sys.stderr, flush=True)
 
+    # A shared machine can only make the FMA loop slower, so the peak is the
+    # best of a measurement before and one after the models.
+    peaks_start = dict(peaks)
+    if not args.no_peak:
+        _, again = measure_peak(shim, list(peaks), args.peak_seconds)
+        peaks = {n: max(g, again.get(n, 0.0)) for n, g in peaks.items()}
+    for r in results:
+        for e in ("oinfer", "onnxruntime"):
+            if "gflops" in r[e] and peaks.get(r["threads"]):
+                r[e]["peak_fraction"] = r[e]["gflops"] / peaks[r["threads"]]
+
     doc = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "note": args.note,
         "machine": {"cpu": cpu_name(), "logical_cpus": os.cpu_count(), "peak_isa": isa,
-                    "peak_gflops": {str(k): v for k, v in sorted(peaks.items())}},
+                    "peak_gflops": {str(k): v for k, v in sorted(peaks.items())},
+                    "peak_gflops_before": {str(k): v for k, v in sorted(peaks_start.items())}},
         "versions": {"onnxruntime": onnxruntime.__version__, "onnx": onnx.__version__,
                      "python": platform.python_version()},
         "config": {"batches": batches, "threads": thread_counts, "iters": args.iters, "min_iters": args.min_iters,
