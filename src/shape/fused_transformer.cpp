@@ -21,16 +21,19 @@ void inferFusedMatMul(InferContext& ctx) {
   const Shape& a = ctx.inputShape(0);
   const Shape& b = ctx.inputShape(1);
   if (b.size() != 2) ctx.fail(describe(ctx, 1) + " must be 2-d, got " + shapeToString(b));
-  if (a.empty() || !compatible(a.back(), b[0]))
+  const bool transB = ctx.node().attrInt("transB", 0) != 0;
+  const Dim& k = b[transB ? 1 : 0];
+  const Dim& n = b[transB ? 0 : 1];
+  if (a.empty() || !compatible(a.back(), k))
     ctx.fail("inner dimensions differ: " + describe(ctx, 0) + " has shape " + shapeToString(a) + ", " +
              describe(ctx, 1) + " has shape " + shapeToString(b));
   if (ctx.hasShape(2)) {
     const Shape& bias = ctx.inputShape(2);
-    if (bias.size() != 1 || !compatible(bias[0], b[1]))
-      ctx.fail(describe(ctx, 2) + " has shape " + shapeToString(bias) + ", expected [" + b[1].toString() + "]");
+    if (bias.size() != 1 || !compatible(bias[0], n))
+      ctx.fail(describe(ctx, 2) + " has shape " + shapeToString(bias) + ", expected [" + n.toString() + "]");
   }
   Shape out(a.begin(), a.end() - 1);
-  out.push_back(b[1]);
+  out.push_back(n);
   ctx.setOutput(0, t, out);
 }
 

@@ -7,7 +7,7 @@
 
 namespace oinfer::shape {
 
-// FusedMatMul(A, B[K,N], bias[N]?): A.shape[:-1] + [N].
+// FusedMatMul(A, B[K,N] (B[N,K] with transB), bias[N]?, residual?): A.shape[:-1] + [N].
 void inferFusedMatMul(InferContext& ctx);
 // LayerNorm(X, scale, bias?, skip?): Y like X; optional output 1 = X + skip.
 void inferFusedLayerNorm(InferContext& ctx);

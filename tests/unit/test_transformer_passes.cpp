@@ -437,3 +437,29 @@ TEST(TransformerPasses, AttentionReadsProjectionLayoutDirectly) {
   EXPECT_EQ(g.nodes[0].attrInt("num_heads", 0), 2);
   EXPECT_EQ(g.nodes[0].inputs[0], "q3");
 }
+
+TEST(TransformerPasses, GemmTransBWithRowBiasAndRelu) {
+  // torch's nn.Linear on 2-d input: Gemm(x, W[N,K], b[1,N], transB=1) -> Relu.
+  Builder b(13);
+  b.input("x", {3, 8});
+  b.weight("W", {5, 8});
+  b.weight("B", {1, 5});
+  intAttr(b.node("Gemm", {"x", "W", "B"}, {"h"}), "transB", 1);
+  b.node("Relu", {"h"}, {"y"});
+  b.output("y");
+  Graph g = expectSameOutputs(b);
+  ASSERT_EQ(g.nodes.size(), 1u);
+  EXPECT_EQ(g.nodes[0].opType, "FusedMatMul");
+  EXPECT_EQ(g.nodes[0].attrInt("transB", 0), 1);
+  EXPECT_EQ(g.nodes[0].attrString("activation", ""), "Relu");
+}
+
+TEST(TransformerPasses, GemmWithAlphaIsLeftAlone) {
+  Builder b(13);
+  b.input("x", {3, 8});
+  b.weight("W", {8, 5});
+  floatAttr(b.node("Gemm", {"x", "W"}, {"y"}), "alpha", 0.5f);
+  b.output("y");
+  Graph g = expectSameOutputs(b);
+  EXPECT_EQ(count(g, "Gemm"), 1);
+}

@@ -28,6 +28,18 @@ int onlyReader(const Graph& g, const GraphIndex& idx, const std::string& v) {
 
 bool floatValue(const Graph& g, const std::string& name) { return dtypeOf(g, name) == DataType::kFloat; }
 
+// The last entry of a Reshape's target when it is a constant, or a Concat
+// whose last input is one (-1 included); 0 when unknown.
+int64_t reshapeTargetLast(const Graph& g, const GraphIndex& idx, const Node& reshape) {
+  if (reshape.inputs.size() < 2) return -1;
+  std::string t = reshape.inputs[1];
+  const int c = idx.producerOf(t, "Concat");
+  if (c >= 0) t = g.nodes[c].inputs.back();
+  const Tensor* v = constant(g, idx, t);
+  if (!v || v->dtype() != DataType::kInt64 || v->numel() < 1) return 0;
+  return v->data<int64_t>()[v->numel() - 1];
+}
+
 // For x = Transpose(Reshape(x3, [b, s, H, D]), perm) with both steps read only
 // here and x3 of shape [b, s, H*D]: x3 and H, else "" .
 std::string headSplitSource(const Graph& g, const GraphIndex& idx, const std::string& x,
@@ -73,9 +85,16 @@ int absorbHeadTransposes(Graph& g) {
     if (r < 0 || !isOp(g.nodes[r], "Reshape") || g.nodes[r].inputs[0] != g.nodes[t].outputs[0]) continue;
     const auto in4 = shapeOf(g, f.outputs[0]);
     const auto out3 = shapeOf(g, g.nodes[r].outputs[0]);
-    if (!in4 || !out3 || in4->size() != 4 || out3->size() != 3 || (*out3)[0] != (*in4)[0] ||
-        (*out3)[1] != (*in4)[2] || !(*in4)[3].isStatic() || (*out3)[2] != Dim(heads * (*in4)[3].value))
+    if (!in4 || !out3 || in4->size() != 4 || out3->size() != 3 || (*out3)[1] != (*in4)[2] || !(*in4)[3].isStatic())
       continue;
+    // The merged width: inferred, or the last entry of the target (exports
+    // build it as Concat(batch, seq, constant width)).
+    // -1 there takes the rest, H*E, when the first dim is the batch: equal, or
+    // both symbolic (export shape chains rename the batch symbol).
+    const int64_t width = heads * (*in4)[3].value;
+    const int64_t last = (*out3)[2] == Dim(width) ? width : reshapeTargetLast(g, idx, g.nodes[r]);
+    const bool batchFirst = (*out3)[0] == (*in4)[0] || (!(*out3)[0].isStatic() && !(*in4)[0].isStatic());
+    if (!(last == width || (last == -1 && batchFirst))) continue;
     nodes.push_back(t);
     nodes.push_back(r);
     for (int k2 : nodes) drop[k2] = true;
@@ -127,9 +146,17 @@ int fuseAttention(Graph& g) {
       // The kernel takes masks that broadcast per batch dim and per query row
       // but are full along the keys.
       const auto ms = shapeOf(g, m);
-      if (!ms || ms->size() > rank || ms->empty() || ms->back() != T || !floatValue(g, m) ||
-          !sameShape(g, s, g.nodes[r].outputs[0]))
-        continue;
+      const auto ss = shapeOf(g, s);
+      if (!ms || !ss || ms->size() > rank || ms->empty() || ms->back() != T || !floatValue(g, m)) continue;
+      // Each mask dim must be 1 or the scores' dim; a symbolic one is left to
+      // the kernel's run-time check (exports compute the mask through
+      // Expand/Where chains whose dims inference can only name freshly).
+      bool fits = true;
+      for (size_t d = 0; d < ms->size(); ++d) {
+        const Dim& md = (*ms)[ms->size() - 1 - d];
+        fits &= md == Dim(1) || md == (*ss)[rank - 1 - d] || !md.isStatic();
+      }
+      if (!fits) continue;
       mask = m;
       chain.push_back(r);
       s = g.nodes[r].outputs[0];

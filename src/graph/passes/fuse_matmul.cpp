@@ -1,5 +1,7 @@
-// MatMul by a constant 2-d float weight becomes ai.oinfer FusedMatMul, whose
-// kernel packs the weight once per plan, and absorbs what follows it:
+// MatMul by a constant 2-d float weight (and Gemm A * op(B) + C with constant
+// B and C, as torch exports nn.Linear on 2-d inputs) becomes ai.oinfer
+// FusedMatMul, whose kernel packs the weight once per plan, and absorbs what
+// follows it:
 //
 //   Add(y, bias[N])                         -> bias (either operand order)
 //   then Relu / ai.oinfer Gelu              -> activation
@@ -30,18 +32,45 @@ int fuseMatMul(Graph& g) {
   int fused = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& mm = g.nodes[i];
-    if (!isOp(mm, "MatMul") || mm.inputs.size() != 2) continue;
+    const bool gemm = isOp(mm, "Gemm");
+    if (!(isOp(mm, "MatMul") && mm.inputs.size() == 2) && !gemm) continue;
     const Tensor* w = constant(g, idx, mm.inputs[1]);
     if (!w || w->dtype() != DataType::kFloat || w->rank() != 2) continue;
-    const int64_t N = w->dim(1);
+    const bool transB = gemm && mm.attrInt("transB", 0) != 0;
+    const int64_t N = w->dim(transB ? 0 : 1);
     Node f = internalNode("FusedMatMul", mm.name);
     f.inputs = {mm.inputs[0], mm.inputs[1]};
+    if (gemm) {
+      // Gemm maps when it is a plain A * op(B) + C with C a [N] / [1, N] constant.
+      if (mm.attrInt("transA", 0) != 0 || mm.attrFloat("alpha", 1.f) != 1.f || rankOf(g, mm.inputs[0]) != 2) continue;
+      if (mm.inputs.size() > 2 && !mm.inputs[2].empty()) {
+        const Tensor* c = constant(g, idx, mm.inputs[2]);
+        if (!c || c->dtype() != DataType::kFloat || c->numel() != N || c->rank() > 2 || mm.attrFloat("beta", 1.f) != 1.f)
+          continue;
+        if (c->rank() != 1) {
+          // A [1, N] bias becomes a [N] initializer of the same values.
+          std::string name = mm.inputs[2] + "_vector";
+          if (!g.initializers.count(name)) g.initializers[name] = Tensor(DataType::kFloat, {N});
+          std::copy(c->data<float>(), c->data<float>() + N, g.initializers[name].data<float>());
+          f.inputs.push_back(name);
+        } else {
+          f.inputs.push_back(mm.inputs[2]);
+        }
+      }
+      if (transB) {
+        Attribute a;
+        a.name = "transB";
+        a.type = AttrType::kInt;
+        a.i = 1;
+        f.attributes.push_back(a);
+      }
+    }
     std::string y = mm.outputs[0];
     int last = static_cast<int>(i);
     std::vector<int> absorbed;
     // Bias.
     int r = onlyReader(g, idx, y);
-    if (r >= 0 && isOp(g.nodes[r], "Add") && !drop[r]) {
+    if (f.inputs.size() == 2 && r >= 0 && isOp(g.nodes[r], "Add") && !drop[r]) {
       const std::string& b = other(g.nodes[r], y);
       const Tensor* bt = constant(g, idx, b);
       if (bt && bt->dtype() == DataType::kFloat && bt->numel() == N && bt->rank() == 1) {

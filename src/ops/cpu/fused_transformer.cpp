@@ -1,8 +1,8 @@
 // Internal ops (domain "ai.oinfer") that the transformer graph passes emit,
 // so a BERT/ViT layer runs as a handful of kernels instead of dozens:
 //
-//   FusedMatMul(A, B, bias?, residual?)  act(A * B + bias + residual); B is a
-//       2-d weight packed once at plan time for the GEMM micro-kernel.
+//   FusedMatMul(A, B, bias?, residual?)  act(A * op(B) + bias + residual); B is
+//       a 2-d weight ([N, K] when transB) packed once at plan time.
 //   LayerNorm(X, scale, bias?, skip?)    normalises the last axis of X + skip;
 //       output 1 (optional) is X + skip itself, for pre-norm residual streams.
 //   Gelu(X)                               exact (erf) Gelu, vectorised.
@@ -37,18 +37,20 @@ class FusedMatMulKernel final : public Kernel {
     if (act == "Relu") act_ = GemmActivation::kRelu;
     else if (act == "Gelu") gelu_ = true;
     else if (!act.empty()) init.fail("unknown activation '" + act + "'");
+    transB_ = init.node.attrInt("transB", 0) != 0;
     if (const Tensor* b = init.constInput(1); b && b->rank() == 2 && b->dtype() == DataType::kFloat)
-      packed_ = packB(false, b->dim(0), b->dim(1), b->data<float>(), b->dim(1));
+      packed_ = transB_ ? packB(true, b->dim(1), b->dim(0), b->data<float>(), b->dim(1))
+                        : packB(false, b->dim(0), b->dim(1), b->data<float>(), b->dim(1));
   }
 
   void run(KernelContext& ctx) override {
     const Tensor& a = ctx.input(0);
     const Tensor& b = ctx.input(1);
-    if (b.rank() != 2 || a.rank() == 0 || a.shape().back() != b.dim(0))
+    if (b.rank() != 2 || a.rank() == 0 || a.shape().back() != b.dim(transB_ ? 1 : 0))
       ctx.fail("inner dimensions differ: input 0 ('" + ctx.node().inputs[0] + "') has shape " +
                shapeToString(a.shape()) + ", input 1 ('" + ctx.node().inputs[1] + "') has shape " +
                shapeToString(b.shape()));
-    const int64_t K = b.dim(0), N = b.dim(1);
+    const int64_t K = b.dim(transB_ ? 1 : 0), N = b.dim(transB_ ? 0 : 1);
     const int64_t M = K == 0 ? 0 : a.numel() / K;
     Tensor& y = ctx.output(0);
     float* yp = y.data<float>();
@@ -73,7 +75,7 @@ class FusedMatMulKernel final : public Kernel {
     }
     if (packed_.empty()) {
       // A weight that is not constant (rare: the pass only fuses initializers).
-      sgemm(false, false, M, N, K, 1.f, a.data<float>(), K, b.data<float>(), N, 0.f, yp, N, &ctx.pool());
+      sgemm(false, transB_, M, N, K, 1.f, a.data<float>(), K, b.data<float>(), b.dim(1), 0.f, yp, N, &ctx.pool());
       applyGemmEpilogue(ep, yp, N, M, N);
     } else {
       sgemmPacked(false, M, a.data<float>(), K, packed_, 1.f, 0.f, yp, N, ep, &ctx.pool());
@@ -87,6 +89,7 @@ class FusedMatMulKernel final : public Kernel {
  private:
   PackedB packed_;
   GemmActivation act_ = GemmActivation::kNone;
+  bool transB_ = false;  // B is [N, K] (a Gemm with transB=1)
   bool gelu_ = false;  // applied after the GEMM with the vectorised erf
 };
 
