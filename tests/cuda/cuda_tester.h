@@ -54,7 +54,8 @@ bool cudaUsable(std::string* why);
 
 class CudaTester {
  public:
-  explicit CudaTester(std::string opType, int64_t opset = 17) : cpu_(std::move(opType), opset), opset_(opset) {}
+  explicit CudaTester(std::string opType, int64_t opset = 17, std::string domain = "")
+      : cpu_(std::move(opType), opset, std::move(domain)), opset_(opset) {}
 
   template <class V>
   CudaTester& attr(const std::string& name, const V& v) {

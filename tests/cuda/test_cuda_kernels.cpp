@@ -754,5 +754,41 @@ TEST(CudaGemm, MatMulBatchingAndBroadcast) {
   }
 }
 
+// ---- ai.oinfer fused ops (emitted by the transformer graph passes) -----------------------
+
+TEST(CudaFused, FusedMatMulLayerNormGelu) {
+  OINFER_SKIP_WITHOUT_CUDA();
+  for (const char* act : {"", "Relu", "Gelu"}) {
+    CudaTester t("FusedMatMul", 1, "ai.oinfer");
+    if (*act) t.attr("activation", act);
+    t.input("A", rf({2, 5, 16}, 1)).constantInput("B", rf({16, 12}, 2)).constantInput("bias", rf({12}, 3));
+    t.output("Y").tolerance(1e-4, 1e-4);
+    t.run();
+  }
+  {  // transB with a residual
+    CudaTester t("FusedMatMul", 1, "ai.oinfer");
+    t.attr("transB", 1).input("A", rf({6, 16}, 4)).constantInput("B", rf({12, 16}, 5)).absentInput();
+    t.input("R", rf({6, 12}, 6)).output("Y").tolerance(1e-4, 1e-4);
+    t.run();
+  }
+  {
+    CudaTester t("LayerNorm", 1, "ai.oinfer");
+    t.input("X", rf({3, 4, 64}, 7)).constantInput("g", rf({64}, 8)).constantInput("b", rf({64}, 9));
+    t.input("skip", rf({3, 4, 64}, 10)).output("Y").output("sum");
+    t.run();
+  }
+  {
+    CudaTester t("LayerNorm", 1, "ai.oinfer");
+    t.input("X", rf({5, 48}, 11)).constantInput("g", rf({48}, 12)).input("b", rf({48}, 13));
+    t.input("skip", rf({5, 48}, 14)).output("Y");
+    t.run();
+  }
+  {
+    CudaTester t("Gelu", 1, "ai.oinfer");
+    t.input("X", rf({4, 100}, 15, -4, 4)).output("Y");
+    t.run();
+  }
+}
+
 }  // namespace
 }  // namespace oinfer::testing

@@ -205,6 +205,128 @@ std::unique_ptr<Kernel> makeMatMul(const KernelInit& init) {
   return std::make_unique<MatMulKernel>(init);
 }
 
+// ---- ai.oinfer fused ops of the transformer passes -------------------------------------
+
+// FusedMatMul(A, B, bias?, residual?): act(A @ B + bias) + residual, the GEMM in
+// cuBLAS and the rest in one epilogue launch (plus one for the residual).
+class FusedMatMulKernel final : public CudaKernel {
+ public:
+  FusedMatMulKernel(const KernelInit& init, Un act)
+      : act_(act), transB_(init.node.attrInt("transB", 0) != 0) {
+    own(init, 1);
+    if (init.hasInput(2)) own(init, 2);
+  }
+  void run(KernelContext& ctx) override {
+    Run r = runOf(ctx);
+    const Tensor& a = ctx.input(0);
+    const auto& bs = shapeOf(ctx, 1);
+    Tensor& y = ctx.output(0);
+    if (bs.size() != 2 || a.rank() == 0 || a.shape().back() != bs[transB_ ? 1 : 0])
+      ctx.fail("inner dimensions differ: input 0 has shape " + shapeToString(a.shape()) + ", input 1 " +
+               shapeToString(bs));
+    Gemm g;
+    g.K = bs[transB_ ? 1 : 0];
+    g.N = bs[transB_ ? 0 : 1];
+    g.M = g.K == 0 ? 0 : a.numel() / g.K;
+    g.transB = transB_;
+    if (y.numel() != g.M * g.N) ctx.fail("planned output size differs from the product's");
+    if (g.M == 0 || g.N == 0) return;
+    runGemm(ctx, r, DataType::kFloat, g, a.data(), in(ctx, 1), y.data());
+    const bool bias = present(ctx, 2);
+    if (bias && [&] { int64_t n = 1; for (int64_t d : shapeOf(ctx, 2)) n *= d; return n; }() != g.N)
+      ctx.fail("input 2 (bias) must have " + std::to_string(g.N) + " elements");
+    if (bias || act_ != Un::kIdentity)
+      checkLaunch(launchBiasAct(Dt::kF32, y.data(), bias ? in(ctx, 2) : nullptr, y.numel(), g.N, 1, act_, UnParams{},
+                                r.stream),
+                  "launchBiasAct", ctx);
+    if (ctx.hasInput(3)) {
+      const Tensor& res = ctx.input(3);
+      if (res.shape() != y.shape()) ctx.fail("input 3 (residual) must have the output's shape");
+      BcastGeom bg;
+      bg.flat = true;
+      bg.n = y.numel();
+      checkLaunch(launchBinary(Bin::kAdd, Dt::kF32, y.data(), res.data(), y.data(), bg, r.stream), "launchBinary",
+                  ctx);
+    }
+  }
+
+ private:
+  Un act_;
+  bool transB_;
+};
+
+std::unique_ptr<Kernel> makeFusedMatMul(const KernelInit& init) {
+  if (plannedType(init, 0) != DataType::kFloat || plannedType(init, 1) != DataType::kFloat) return nullptr;
+  const std::string act = init.node.attrString("activation", "");
+  Un a = Un::kIdentity;
+  if (act == "Relu") a = Un::kRelu;
+  else if (act == "Gelu") a = Un::kGelu;
+  else if (!act.empty()) return nullptr;
+  // The CPU kernel's order of an activation and a residual is not pinned down; the passes never emit both.
+  if (a != Un::kIdentity && init.hasInput(3)) return nullptr;
+  return std::make_unique<FusedMatMulKernel>(init, a);
+}
+
+// LayerNorm(X, scale, bias?, skip?) over the last axis; with skip it
+// normalizes X + skip and may also output that sum (output 1).
+class FusedLayerNormKernel final : public CudaKernel {
+ public:
+  explicit FusedLayerNormKernel(const KernelInit& init) : eps_(init.node.attrFloat("epsilon", 1e-5f)) {
+    own(init, 1);
+    if (init.hasInput(2)) own(init, 2);
+  }
+  void run(KernelContext& ctx) override {
+    Run r = runOf(ctx);
+    const Tensor& x = ctx.input(0);
+    Tensor& y = ctx.output(0);
+    if (x.rank() == 0) ctx.fail("input 0 must have rank >= 1");
+    const int64_t n = x.shape().back(), rows = n == 0 ? 0 : x.numel() / n;
+    const auto count = [&](size_t i) {
+      int64_t c = 1;
+      for (int64_t d : shapeOf(ctx, i)) c *= d;
+      if (c != n) ctx.fail("input " + std::to_string(i) + " must have " + std::to_string(n) + " elements");
+      return c;
+    };
+    count(1);
+    const bool bias = present(ctx, 2);
+    if (bias) count(2);
+    const void* src = x.data();
+    if (ctx.hasInput(3)) {
+      const Tensor& skip = ctx.input(3);
+      if (skip.shape() != x.shape()) ctx.fail("input 3 (skip) must have input 0's shape");
+      // The sum goes to output 1 when wanted, else through y (the row kernel
+      // reads each element before writing it).
+      void* sum = ctx.hasOutput(1) ? ctx.output(1).data() : y.data();
+      BcastGeom bg;
+      bg.flat = true;
+      bg.n = x.numel();
+      checkLaunch(launchBinary(Bin::kAdd, Dt::kF32, x.data(), skip.data(), sum, bg, r.stream), "launchBinary", ctx);
+      src = sum;
+    }
+    checkLaunch(launchLayerNorm(Dt::kF32, src, in(ctx, 1), bias ? in(ctx, 2) : nullptr, y.data(), nullptr, nullptr,
+                                rows, n, n, n, eps_, false, r.stream),
+                "launchLayerNorm", ctx);
+  }
+
+ private:
+  float eps_;
+};
+
+std::unique_ptr<Kernel> makeFusedLayerNorm(const KernelInit& init) {
+  if (plannedType(init, 0) != DataType::kFloat) return nullptr;
+  return std::make_unique<FusedLayerNormKernel>(init);
+}
+
+class FusedGeluKernel final : public CudaKernel {
+ public:
+  void run(KernelContext& ctx) override {
+    Run r = runOf(ctx);
+    const Tensor& x = ctx.input(0);
+    checkLaunch(launchUnary(Un::kGelu, Dt::kF32, x.data(), ctx.output(0).data(), x.numel(), UnParams{}, r.stream),
+                "launchUnary", ctx);
+  }
+};
+
 }  // namespace
 
 std::vector<CudaOp> convOps();  // cuda_conv.cpp
@@ -213,6 +335,12 @@ std::vector<CudaOp> dnnOps() {
   std::vector<CudaOp> ops = convOps();
   ops.push_back({"Gemm", makeGemm});
   ops.push_back({"MatMul", makeMatMul});
+  ops.push_back({"FusedMatMul", makeFusedMatMul, "ai.oinfer"});
+  ops.push_back({"LayerNorm", makeFusedLayerNorm, "ai.oinfer"});
+  ops.push_back({"Gelu", [](const KernelInit& init) -> std::unique_ptr<Kernel> {
+                   if (plannedType(init, 0) != DataType::kFloat) return nullptr;
+                   return std::make_unique<FusedGeluKernel>();
+                 }, "ai.oinfer"});
   return ops;
 }
 

@@ -3,7 +3,8 @@
 // ---- Contract for the runtime (planner / executor) ------------------------
 // 1. Registration. OpDef::cuda is set (register_cuda, called last from
 //    registerAll) for every since_version of the ops listed in
-//    docs/operators.md under CUDA. A CUDA factory may return nullptr: it
+//    docs/operators.md under CUDA, and of the transformer passes' ai.oinfer
+//    FusedMatMul, LayerNorm and Gelu (float). A CUDA factory may return nullptr: it
 //    declines that node (unsupported dtype, attribute, opset form, or a
 //    value-dependent input that is neither constant nor host-readable), and the
 //    node then runs on the CPU kernel. Every kernel a CUDA factory returns is a

@@ -44,6 +44,7 @@ inline bool isFloatLike(DataType t) { return t == DataType::kFloat || t == DataT
 struct CudaOp {
   std::string op;
   KernelFactory factory;
+  std::string domain;  // "" = ai.onnx; "ai.oinfer" for the graph passes' fused ops
 };
 std::vector<CudaOp> elementwiseOps();
 std::vector<CudaOp> tensorOps();

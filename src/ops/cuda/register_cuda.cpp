@@ -13,11 +13,10 @@ void register_cuda(Registry& r) {
   std::vector<CudaOp> ops;
   for (auto* family : {&elementwiseOps, &tensorOps, &reduceOps, &dnnOps})
     for (CudaOp& op : (*family)()) ops.push_back(std::move(op));
-  std::map<std::string, KernelFactory> byName;
-  for (CudaOp& op : ops) byName[op.op] = std::move(op.factory);
+  std::map<std::pair<std::string, std::string>, KernelFactory> byName;
+  for (CudaOp& op : ops) byName[{op.domain, op.op}] = std::move(op.factory);
   for (const OpDef* def : r.all()) {
-    if (!def->domain.empty()) continue;
-    auto it = byName.find(def->opType);
+    auto it = byName.find({def->domain, def->opType});
     if (it == byName.end()) continue;
     // The registry hands out const views; its entries themselves are mutable
     // objects it owns, and registration is single-threaded.
