@@ -82,6 +82,14 @@ TEST(ConvStrategy, Im2colPackedGemm) {
   runCase({1, 16, 12, 12}, {24, 16, 3, 3}, {1, 1, 1, 1}, true, false);  // weights not constant
 }
 
+// Mg <= 4: per-channel direct row passes instead of a GEMM.
+TEST(ConvStrategy, SmallMDirect) {
+  runCase({1, 8, 20, 37}, {3, 8, 5, 5}, {1, 1, 2, 1}, true);   // SRCNN's last layer, scaled down
+  runCase({1, 8, 21, 40}, {2, 8, 3, 3}, {1, 2, 1, 1}, false);  // stride 2
+  runCase({2, 8, 9, 9}, {4, 4, 3, 3}, {2, 1, 0, 1}, true);     // groups, batch 2, no padding
+  runCase({1, 4, 6, 6}, {3, 4, 3, 3}, {1, 1, 1, 2}, true);     // dilation: falls back to the GEMM
+}
+
 TEST(ConvStrategy, GroupedGemm) {
   runCase({1, 16, 9, 9}, {32, 4, 3, 3}, {4, 1, 1, 1}, true);
   runCase({1, 24, 8, 8}, {24, 12, 1, 1}, {2, 1, 0, 1}, false);
@@ -121,7 +129,8 @@ TEST(ConvStrategy, FusedConvActivationsAndResidual) {
   };
   const Shape shapes[] = {{{1, 8, 10, 10}, {12, 8, 3, 3}, {1, 1, 1, 1}},
                           {{1, 16, 6, 6}, {16, 16, 1, 1}, {}},
-                          {{1, 8, 9, 9}, {8, 1, 3, 3}, {8, 2, 1, 1}}};
+                          {{1, 8, 9, 9}, {8, 1, 3, 3}, {8, 2, 1, 1}},
+                          {{1, 6, 9, 9}, {3, 6, 3, 3}, {1, 1, 1, 1}}};
   for (const auto& s : shapes)
     for (const auto& [act, params] : acts)
       for (bool residual : {false, true}) {

@@ -3,6 +3,8 @@
 // output is stored once instead of once per tap. Stride 2 de-interleaves two
 // loads with one permute. Taps that cross the left/right border (padding) are
 // masked off in the loads, so the borders and a short tail stay vectorised.
+// With `accumulate` the row is added to y instead of starting from the bias
+// (the direct small-M convolution sums one call per input channel).
 // Built with its own target attribute; callers check the CPU.
 #include <immintrin.h>
 
@@ -17,11 +19,13 @@ namespace {
 
 template <int S>
 __attribute__((target("avx512f"))) void rowKernel(const float* const* xrows, const float* w, int KH, int KW,
-                                                  int64_t padW, int64_t W, int64_t OW, float bias, float* y) {
+                                                  int64_t padW, int64_t W, int64_t OW, float bias, bool accumulate,
+                                                  float* y) {
   const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
   for (int64_t ow = 0; ow < OW; ow += 16) {
     const int64_t n = std::min<int64_t>(16, OW - ow);
-    __m512 acc = _mm512_set1_ps(bias);
+    const __mmask16 om = __mmask16((1u << n) - 1);
+    __m512 acc = accumulate ? _mm512_maskz_loadu_ps(om, y + ow) : _mm512_set1_ps(bias);
     for (int kw = 0; kw < KW; ++kw) {
       // Elements e of the 16*S-wide input window at iw0 + e that lie inside
       // the row (and under a live output lane); masked-off lanes are not read,
@@ -46,16 +50,16 @@ __attribute__((target("avx512f"))) void rowKernel(const float* const* xrows, con
         acc = _mm512_fmadd_ps(_mm512_set1_ps(w[kh * KW + kw]), xv, acc);
       }
     }
-    _mm512_mask_storeu_ps(y + ow, __mmask16((1u << n) - 1), acc);
+    _mm512_mask_storeu_ps(y + ow, om, acc);
   }
 }
 
 }  // namespace
 
 bool depthwiseRow512(const float* const* xrows, const float* w, int KH, int KW, int stride, int64_t padW, int64_t W,
-                     int64_t OW, float bias, float* y) {
-  if (stride == 1) rowKernel<1>(xrows, w, KH, KW, padW, W, OW, bias, y);
-  else if (stride == 2) rowKernel<2>(xrows, w, KH, KW, padW, W, OW, bias, y);
+                     int64_t OW, float bias, bool accumulate, float* y) {
+  if (stride == 1) rowKernel<1>(xrows, w, KH, KW, padW, W, OW, bias, accumulate, y);
+  else if (stride == 2) rowKernel<2>(xrows, w, KH, KW, padW, W, OW, bias, accumulate, y);
   else return false;
   return true;
 }

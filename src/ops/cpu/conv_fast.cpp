@@ -21,7 +21,7 @@
 namespace oinfer::conv {
 
 bool depthwiseRow512(const float* const* xrows, const float* w, int KH, int KW, int stride, int64_t padW, int64_t W,
-                     int64_t OW, float bias, float* y);  // conv_depthwise.cpp
+                     int64_t OW, float bias, bool accumulate, float* y);  // conv_depthwise.cpp
 
 namespace {
 
@@ -143,7 +143,8 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
           const int64_t ih = tapCoord(g, 1, oh, kh);
           xrows[kh] = ih < 0 || ih >= g.img[1] ? nullptr : xp + ih * W;
         }
-        depthwiseRow512(xrows, wp, int(g.k[1]), int(g.k[2]), int(s2), g.padBegin[2], W, OW, b ? b[m] : 0.f, yrow);
+        depthwiseRow512(xrows, wp, int(g.k[1]), int(g.k[2]), int(s2), g.padBegin[2], W, OW, b ? b[m] : 0.f, false,
+                        yrow);
       } else {
       std::fill(yrow, yrow + OW, b ? b[m] : 0.f);
       for (int64_t kd = 0; kd < g.k[0]; ++kd) {
@@ -180,6 +181,46 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
   }, grain);
 }
 
+// Few output channels per group (SRCNN's 3-channel reconstruction layer): a
+// GEMM with M < MR wastes most of each micro-kernel and re-packs a huge
+// im2col B for a handful of rows, so each output row instead accumulates
+// one register-blocked row pass per input channel (the depthwise row kernel
+// with accumulate). 2-d, no dilation, stride 1 or 2, AVX-512.
+bool smallMDirect(const ConvGeom& g) {
+  return std::string(gemm::isa().name) == "avx512" && g.Mg <= 4 && g.K > 1 && g.k[0] == 1 && g.grid[0] == 1 &&
+         g.k[1] <= 16 && g.dil[1] == 1 && g.dil[2] == 1 && (g.s[2] == 1 || g.s[2] == 2);
+}
+
+void directSmallM(ThreadPool& pool, const ConvGeom& g, const float* x, const float* w, const float* b, const float* z,
+                  float* y, const Activation& act) {
+  const int64_t OH = g.grid[1], OW = g.grid[2], W = g.img[2];
+  GemmEpilogue ep;
+  ep.act = act.act;
+  ep.p0 = act.p0;
+  ep.p1 = act.p1;
+  pool.parallelFor(g.N * g.M * OH, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t plane = r / OH, oh = r % OH, n = plane / g.M, m = plane % g.M, grp = m / g.Mg;
+      float* yrow = y + plane * g.gridSize + oh * OW;
+      const float* xrows[16];
+      for (int64_t c = 0; c < g.Cg; ++c) {
+        const float* xp = x + (n * g.C + grp * g.Cg + c) * g.imgSize;
+        for (int64_t kh = 0; kh < g.k[1]; ++kh) {
+          const int64_t ih = tapCoord(g, 1, oh, kh);
+          xrows[kh] = ih < 0 || ih >= g.img[1] ? nullptr : xp + ih * W;
+        }
+        depthwiseRow512(xrows, w + (m * g.Cg + c) * g.K, int(g.k[1]), int(g.k[2]), int(g.s[2]), g.padBegin[2], W, OW,
+                        b ? b[m] : 0.f, c > 0, yrow);
+      }
+      if (z) {
+        const float* zr = z + plane * g.gridSize + oh * OW;
+        for (int64_t ow = 0; ow < OW; ++ow) yrow[ow] += zr[ow];
+      }
+      if (ep.act != GemmActivation::kNone) applyGemmEpilogue(ep, yrow, OW, 1, OW);
+    }
+  }, std::max<int64_t>(1, 8192 / std::max<int64_t>(1, OW * g.Cg * g.K)));
+}
+
 }  // namespace
 
 Strategy chooseStrategy(const ConvGeom& g) {
@@ -202,6 +243,10 @@ void convFloat(ThreadPool& pool, const ConvGeom& g, Strategy st, const float* x,
                const std::vector<PackedA>& packed, const float* b, const float* z, float* y, const Activation& act) {
   if (st == Strategy::kDepthwise) {
     depthwise(pool, g, x, w, b, z, y, act);
+    return;
+  }
+  if (smallMDirect(g)) {
+    directSmallM(pool, g, x, w, b, z, y, act);
     return;
   }
   std::vector<PackedA> local;
