@@ -38,6 +38,11 @@ TEST(CudaRegistry, CoreOpsHaveCudaKernelsOnEveryVersion) {
     }
     EXPECT_TRUE(any) << op << " is not registered";
   }
+  for (const char* op : {"FusedConv", "FusedMatMul", "LayerNorm", "Gelu"}) {  // the graph passes' fused ops
+    const OpDef* d = r.find("ai.oinfer", op, 1);
+    ASSERT_NE(d, nullptr) << "ai.oinfer " << op << " is not registered";
+    EXPECT_TRUE(static_cast<bool>(d->cuda)) << "ai.oinfer " << op << " has no CUDA factory";
+  }
 }
 
 TEST(CudaDevice, AvailabilityGivesAOneLineReason) {
@@ -781,6 +786,14 @@ TEST(CudaFused, FusedMatMulLayerNormGelu) {
     CudaTester t("LayerNorm", 1, "ai.oinfer");
     t.input("X", rf({5, 48}, 11)).constantInput("g", rf({48}, 12)).input("b", rf({48}, 13));
     t.input("skip", rf({5, 48}, 14)).output("Y");
+    t.run();
+  }
+  for (const char* act : {"Relu", "Clip", "LeakyRelu", "Sigmoid"}) {  // FusedConv: act(conv + Z + bias)
+    CudaTester t("FusedConv", 1, "ai.oinfer");
+    t.attr("activation", act).attr("pads", V{1, 1, 1, 1});
+    if (std::string(act) == "Clip") t.attr("activation_params", F{0.f, 6.f});
+    t.input("X", rf({1, 4, 7, 7}, 20)).constantInput("W", rf({6, 4, 3, 3}, 21)).constantInput("B", rf({6}, 22));
+    t.input("Z", rf({1, 6, 7, 7}, 23)).output("Y").tolerance(1e-4, 1e-4);
     t.run();
   }
   {

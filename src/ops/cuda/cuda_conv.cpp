@@ -123,8 +123,8 @@ bool parseActivation(const Node& node, Activation& a) {
   else if (s == "Tanh") a.op = Un::kTanh;
   else if (s == "Clip") a.op = Un::kClip, a.p.a = param(0, -3.4028235e38f), a.p.b = param(1, 3.4028235e38f);
   else if (s == "HardSwish") a.op = Un::kHardSwish;
-  else if (s == "Gelu") a.op = Un::kGelu;
-  else return false;
+  else if (s == "Gelu" && param(0, 0.f) == 0.f) a.op = Un::kGelu;  // erf form only
+  else return false;  // HardSigmoid, SiLU, tanh-Gelu: the CPU kernel runs the node
   return true;
 }
 
@@ -132,7 +132,9 @@ bool parseActivation(const Node& node, Activation& a) {
 
 class ConvKernel final : public CudaKernel {
  public:
-  ConvKernel(const KernelInit& init, Activation act) : group_(init.node.attrInt("group", 1)), act_(act) {
+  ConvKernel(const KernelInit& init, Activation act)
+      : group_(init.node.attrInt("group", 1)), act_(act),
+        residual_(init.node.opType == "FusedConv" && init.hasInput(3)) {
     own(init, 1);
     if (init.hasInput(2)) own(init, 2);
   }
@@ -159,6 +161,17 @@ class ConvKernel final : public CudaKernel {
     check(cudnnConvolutionForward(r.ctx.cudnn(), &one, p.d.x, src, p.d.w, in(ctx, 1), p.d.conv, p.algo,
                                   ws + p.padBytes, p.algoBytes, &zero, p.d.y, y.data()),
           "cudnnConvolutionForward", &ctx.node());
+    if (residual_) {  // FusedConv: act(conv + Z + bias)
+      const Tensor& z = ctx.input(3);
+      if (z.shape() != y.shape())
+        ctx.fail("input 3 (residual) has shape " + shapeToString(z.shape()) + ", expected the output's " +
+                 shapeToString(y.shape()));
+      BcastGeom bg;
+      bg.flat = true;
+      bg.n = y.numel();
+      checkLaunch(launchBinary(Bin::kAdd, dtOf(y.dtype()), y.data(), z.data(), y.data(), bg, r.stream),
+                  "launchBinary", ctx);
+    }
     const bool bias = present(ctx, 2);
     if (bias || act_.op != Un::kIdentity) {
       int64_t inner = 1;
@@ -238,14 +251,18 @@ class ConvKernel final : public CudaKernel {
 
   int64_t group_;
   Activation act_;
+  bool residual_;
   mutable std::mutex mu_;
   std::map<std::vector<int64_t>, std::unique_ptr<Plan>> plans_;
   size_t maxWs_ = 0;
 };
 
+// Conv, and the ai.oinfer FusedConv of the fuse_conv_activation pass (Conv's
+// inputs plus a residual Z, and an activation; float32 like its CPU kernel).
 std::unique_ptr<Kernel> makeConv(const KernelInit& init) {
   const DataType t = plannedType(init, 0);
   if (!isFloatLike(t) || plannedType(init, 1) != t) return nullptr;
+  if (init.node.opType == "FusedConv" && t != DataType::kFloat) return nullptr;
   if (init.hasInput(2) && plannedType(init, 2) != t) return nullptr;
   Activation act;
   if (!parseActivation(init.node, act)) return nullptr;
@@ -389,7 +406,7 @@ std::unique_ptr<Kernel> makeConvTranspose(const KernelInit& init) {
 }  // namespace
 
 std::vector<CudaOp> convOps() {
-  return {{"Conv", makeConv}, {"ConvTranspose", makeConvTranspose}};
+  return {{"Conv", makeConv}, {"ConvTranspose", makeConvTranspose}, {"FusedConv", makeConv, "ai.oinfer"}};
 }
 
 }  // namespace oinfer::cuda
