@@ -13,6 +13,7 @@
 //
 // All are float32; the passes only emit them for float initializers.
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <vector>
 
@@ -181,7 +182,11 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
     const Tensor& v = ctx.input(2);
     const size_t r = q.rank();
     AttentionLayout L;
-    std::vector<int64_t> scoreShape;  // [batch dims..., S, T] the mask broadcasts onto
+    // [batch dims..., S, T], the shape the mask broadcasts onto. Fixed-size
+    // so that a warm run allocates nothing.
+    constexpr size_t kMaxRank = 8;
+    std::array<int64_t, kMaxRank> scoreShape{};
+    size_t sr = 0;
     if (numHeads > 0) {
       // Q [B, S, H*D], K [B, T, H*D], V [B, T, H*E]: heads split by strides.
       bool ok = r == 3 && k.rank() == 3 && v.rank() == 3 && q.dim(0) == k.dim(0) && q.dim(0) == v.dim(0) &&
@@ -192,8 +197,9 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
                  std::to_string(numHeads) + " heads");
       L = {q.dim(0), numHeads, q.dim(1), k.dim(1), q.dim(2) / numHeads, v.dim(2) / numHeads, true};
       scoreShape = {L.batch, L.heads, L.S, L.T};
+      sr = 4;
     } else {
-      bool ok = r >= 2 && k.rank() == r && v.rank() == r;
+      bool ok = r >= 2 && r <= kMaxRank && k.rank() == r && v.rank() == r;
       for (size_t d = 0; ok && d + 2 < r; ++d) ok = q.dim(d) == k.dim(d) && q.dim(d) == v.dim(d);
       if (!ok || q.dim(r - 1) != k.dim(r - 2) || k.dim(r - 1) != v.dim(r - 2))
         ctx.fail("Q " + shapeToString(q.shape()) + ", K^T " + shapeToString(k.shape()) + " and V " +
@@ -202,30 +208,46 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
       L.D = q.dim(r - 1);
       L.T = k.dim(r - 1);
       L.E = v.dim(r - 1);
-      scoreShape.assign(q.shape().begin(), q.shape().end() - 2);
-      for (int64_t d : scoreShape) L.heads *= d;
-      scoreShape.push_back(L.S);
-      scoreShape.push_back(L.T);
+      for (size_t d = 0; d + 2 < r; ++d) {
+        scoreShape[d] = q.dim(d);
+        L.heads *= q.dim(d);
+      }
+      scoreShape[r - 2] = L.S;
+      scoreShape[r - 1] = L.T;
+      sr = r;
     }
-    const size_t sr = scoreShape.size();
-    const std::vector<int64_t> batchDims(scoreShape.begin(), scoreShape.end() - 2);
-    // The mask broadcasts onto the scores; rows repeat when its S dim is 1.
+    // The mask broadcasts onto the scores: per batch dim a stride (0 where it
+    // repeats), and rows repeat when its S dim is 1.
     const float* mask = nullptr;
     int64_t maskRowStride = 0;
-    std::vector<int64_t> maskOff;
+    std::array<int64_t, kMaxRank> maskStride{};
     if (ctx.hasInput(3)) {
       const Tensor& m = ctx.input(3);
-      std::vector<int64_t> ms = m.shape();
-      while (ms.size() < sr) ms.insert(ms.begin(), 1);
-      bool mok = ms.size() == sr && ms[sr - 1] == L.T && (ms[sr - 2] == 1 || ms[sr - 2] == L.S);
-      for (size_t d = 0; mok && d + 2 < sr; ++d) mok = ms[d] == 1 || ms[d] == scoreShape[d];
+      const size_t mr = m.rank();
+      auto md = [&](size_t d) { return d + mr >= sr ? m.dim(d + mr - sr) : int64_t(1); };  // right-aligned
+      bool mok = mr <= sr && md(sr - 1) == L.T && (md(sr - 2) == 1 || md(sr - 2) == L.S);
+      for (size_t d = 0; mok && d + 2 < sr; ++d) mok = md(d) == 1 || md(d) == scoreShape[d];
       if (!mok)
         ctx.fail("input 3 ('" + ctx.node().inputs[3] + "') of shape " + shapeToString(m.shape()) +
-                 " cannot be broadcast to the scores' shape " + shapeToString(scoreShape));
+                 " cannot be broadcast to the scores' shape " +
+                 shapeToString(std::vector<int64_t>(scoreShape.begin(), scoreShape.begin() + sr)));
       mask = m.data<float>();
-      maskRowStride = ms[sr - 2] == 1 ? 0 : L.T;
-      maskOff = cpu::broadcastOffsets(std::vector<int64_t>(ms.begin(), ms.end() - 2), batchDims, ms[sr - 2] * L.T);
+      maskRowStride = md(sr - 2) == 1 ? 0 : L.T;
+      int64_t stride = md(sr - 2) * L.T;
+      for (size_t d = sr - 2; d-- > 0;) {
+        maskStride[d] = md(d) == 1 ? 0 : stride;
+        stride *= md(d);
+      }
     }
+    // Offset of problem p's mask block: p unravelled over the batch dims.
+    auto maskOffset = [&](int64_t p) {
+      int64_t off = 0;
+      for (size_t d = sr - 2; d-- > 0;) {
+        off += (p % scoreShape[d]) * maskStride[d];
+        p /= scoreShape[d];
+      }
+      return off;
+    };
     const float* qp = q.data<float>();
     const float* kp = k.data<float>();
     const float* vp = v.data<float>();
@@ -242,7 +264,7 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
         // Packed heads read K as [T, D] rows (transposed); otherwise K^T is [D, T].
         sgemm(false, L.packedHeads, L.S, L.T, L.D, 1.f, qp + L.qOff(b, h), L.ldq(), kp + L.kOff(b, h), L.ldk(), 0.f,
               sc, L.T, nullptr);
-        const float* mh = mask ? mask + maskOff[p] : nullptr;
+        const float* mh = mask ? mask + maskOffset(p) : nullptr;
         for (int64_t s = 0; s < L.S; ++s)
           cpu::scaledMaskedSoftmaxRow(sc + s * L.T, mh ? mh + s * maskRowStride : nullptr, scale, sc + s * L.T, L.T);
         float* out = L.packedHeads ? yp + b * L.S * L.heads * L.E + h * L.E : yp + p * L.S * L.E;

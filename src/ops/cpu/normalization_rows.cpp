@@ -175,29 +175,41 @@ std::unique_ptr<Kernel> makeLayerNorm(const KernelInit& init) {
     const int64_t rank = static_cast<int64_t>(x.rank());
     const int64_t axis = axisAttr < 0 ? axisAttr + rank : axisAttr;
     if (axis < 0 || axis >= rank) ctx.fail("axis " + std::to_string(axisAttr) + " is out of range for rank " + std::to_string(rank));
+    int64_t S = 1;
+    for (int64_t d = axis; d < rank; ++d) S *= x.dim(d);
+    if (!kRms && x.dtype() == DataType::kFloat && !ctx.hasOutput(1) && !ctx.hasOutput(2)) {
+      // Float, scale and bias covering the whole normalized shape, no
+      // statistics outputs: the vectorised row kernel straight on the
+      // parameters (float accumulation, two passes), with no per-run copies.
+      const Tensor& g = ctx.input(1);
+      const Tensor* b = ctx.hasInput(2) ? &ctx.input(2) : nullptr;
+      // Right-aligned on x.shape[axis:] with every dim equal: no broadcasting.
+      auto full = [&](const Tensor& t) {
+        if (t.dtype() != DataType::kFloat || t.numel() != S || t.rank() > static_cast<size_t>(rank - axis)) return false;
+        for (size_t k = 0; k < t.rank(); ++k)
+          if (t.dim(t.rank() - 1 - k) != x.dim(rank - 1 - static_cast<int64_t>(k))) return false;
+        return true;
+      };
+      if (full(g) && (!b || full(*b))) {
+        const float* xp = x.data<float>();
+        const float* gp = g.data<float>();
+        const float* bp = b ? b->data<float>() : nullptr;
+        float* yp = ctx.output(0).data<float>();
+        const int64_t rows = S == 0 ? 0 : x.numel() / S;
+        ctx.pool().parallelFor(rows, [&](int64_t r0, int64_t r1) {
+          for (int64_t r = r0; r < r1; ++r) cpu::layerNormRow(xp + r * S, gp, bp, static_cast<float>(eps), yp + r * S, S);
+        }, std::max<int64_t>(1, cpu::kReduceGrain / std::max<int64_t>(S, 1)));
+        return;
+      }
+    }
     const std::vector<int64_t> tail(x.shape().begin() + axis, x.shape().end());
     RowPlan p;
-    p.S = 1;
-    for (int64_t d : tail) p.S *= d;
+    p.S = S;
     p.rows = p.S == 0 ? 0 : x.numel() / p.S;
     p.eps = eps;
     p.rms = kRms;
     p.scale = expandParam(ctx, 1, tail);
     if (!kRms && ctx.hasInput(2)) p.bias = expandParam(ctx, 2, tail);
-    if (!kRms && x.dtype() == DataType::kFloat && !ctx.hasOutput(1) && !ctx.hasOutput(2)) {
-      // Float without statistics outputs: the vectorised row kernel (float
-      // accumulation, two passes) instead of the per-element double path.
-      const std::vector<float> g(p.scale.begin(), p.scale.end()), b(p.bias.begin(), p.bias.end());
-      const float* xp = x.data<float>();
-      float* yp = ctx.output(0).data<float>();
-      const int64_t S = p.S;
-      ctx.pool().parallelFor(p.rows, [&](int64_t r0, int64_t r1) {
-        for (int64_t r = r0; r < r1; ++r)
-          cpu::layerNormRow(xp + r * S, g.data(), b.empty() ? nullptr : b.data(), static_cast<float>(eps), yp + r * S,
-                            S);
-      }, std::max<int64_t>(1, cpu::kReduceGrain / std::max<int64_t>(S, 1)));
-      return;
-    }
     runRows(ctx, p, !kRms);
   });
 }
