@@ -1,12 +1,15 @@
-// Gemm and MatMul on Eigen's GEMM. Eigen runs single-threaded here; the
+// Gemm and MatMul. float32 runs on the packed sgemm (gemm/sgemm.h), with a
+// constant B packed once per plan; other types on Eigen's GEMM, whose
 // parallelism is ours: over the batch, and over row blocks of M when there
 // are fewer GEMMs than threads, so one large product still uses the pool.
 #include <Eigen/Core>
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "ops/cpu/compute_in_float.h"
 #include "ops/cpu/dispatch.h"
+#include "ops/cpu/gemm/sgemm.h"
 #include "ops/cpu/reduce_axes.h"
 #include "ops/registry.h"
 #include "shape/linalg.h"
@@ -85,6 +88,11 @@ class GemmKernel final : public Kernel {
       } else {
         packed_ = b->clone();
       }
+      if constexpr (std::is_same_v<T, float>) {
+        const int64_t K = transB_ ? cols : rows, N = transB_ ? rows : cols;
+        sgemmB_ = packB(transB_, K, N, b->data<float>(), cols);
+        packed_ = Tensor();  // the sgemm packing replaces the Eigen copy
+      }
     }
   }
 
@@ -101,6 +109,17 @@ class GemmKernel final : public Kernel {
     T* yp = y.data<T>();
     const bool useC = ctx.hasInput(2) && beta_ != T(0);
     if (useC) fillFromC(ctx, ctx.input(2), yp, M, N);
+    if constexpr (std::is_same_v<T, float>) {
+      const int64_t lda = a.dim(1);
+      if (!sgemmB_.empty() && sgemmB_.K == K && sgemmB_.N == N) {
+        sgemmPacked(transA_, M, a.data<float>(), lda, sgemmB_, alpha_, useC ? 1.f : 0.f, yp, N, GemmEpilogue{},
+                    &ctx.pool());
+      } else {
+        sgemm(transA_, transB_, M, N, K, alpha_, a.data<float>(), lda, b.data<float>(), b.dim(1), useC ? 1.f : 0.f, yp,
+              N, &ctx.pool());
+      }
+      return;
+    }
     const bool usePacked = packed_.defined();
     const T* bp = usePacked ? packed_.data<T>() : b.data<T>();
     const bool tb = usePacked ? false : transB_;
@@ -134,6 +153,7 @@ class GemmKernel final : public Kernel {
   bool transA_, transB_;
   T alpha_, beta_;
   Tensor packed_;
+  PackedB sgemmB_;
 };
 
 std::unique_ptr<Kernel> makeGemm(const KernelInit& init) {
@@ -148,7 +168,7 @@ std::unique_ptr<Kernel> makeGemm(const KernelInit& init) {
 // ---- MatMul --------------------------------------------------------------
 
 template <class T>
-void matmul(KernelContext& ctx) {
+void matmul(KernelContext& ctx, const PackedB* packedB = nullptr) {
   const Tensor& a = ctx.input(0);
   const Tensor& b = ctx.input(1);
   if (a.rank() == 0 || b.rank() == 0 || a.shape().back() != (b.rank() == 1 ? b.dim(0) : b.dim(b.rank() - 2)))
@@ -179,6 +199,20 @@ void matmul(KernelContext& ctx) {
   const T* ap = a.data<T>();
   const T* bp = b.data<T>();
   T* yp = ctx.output(0).data<T>();
+  if constexpr (std::is_same_v<T, float>) {
+    if (packedB && !packedB->empty() && gemms == 1 && packedB->K == K && packedB->N == N) {
+      sgemmPacked(false, M, ap, K, *packedB, 1.f, 0.f, yp, N, GemmEpilogue{}, &ctx.pool());
+      return;
+    }
+    // Many small products (attention heads): one per task, each single-threaded.
+    const bool perTask = gemms >= 2 * ctx.pool().size() || M * N * K < (int64_t{1} << 19);
+    ctx.pool().parallelFor(perTask ? gemms : 1, [&](int64_t g0, int64_t g1) {
+      for (int64_t g = perTask ? g0 : 0; g < (perTask ? g1 : gemms); ++g)
+        sgemm(false, false, M, N, K, 1.f, ap + offA[g], K, bp + offB[g], N, 0.f, yp + g * M * N, N,
+              perTask ? nullptr : &ctx.pool());
+    });
+    return;
+  }
   const int64_t rows = rowsPerTask(ctx.pool(), gemms, M, N, K);
   const int64_t blocks = M == 0 ? 0 : (M + rows - 1) / rows;
   const int64_t taskFlops = rows * N * std::max<int64_t>(K, 1);
@@ -194,9 +228,15 @@ void matmul(KernelContext& ctx) {
 }
 
 std::unique_ptr<Kernel> makeMatMul(const KernelInit& init) {
-  return makeKernel([](KernelContext& ctx) {
+  // A constant 2-d float B (a weight) is packed once for the sgemm.
+  PackedB packed;
+  if (const Tensor* b = init.constInput(1); b && b->rank() == 2 && b->dtype() == DataType::kFloat)
+    packed = packB(false, b->dim(0), b->dim(1), b->data<float>(), b->dim(1));
+  return makeKernel([packed](KernelContext& ctx) {
     dispatchType<float, double, int32_t, int64_t, uint32_t, uint64_t>(ctx.input(0).dtype(), [&](auto tag) {
-      matmul<typename decltype(tag)::type>(ctx);
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_same_v<T, float>) matmul<T>(ctx, &packed);
+      else matmul<T>(ctx);
     }, ctx.node());
   });
 }
