@@ -27,7 +27,14 @@ void globalPool(ThreadPool& pool, int64_t planes, int64_t size, const T* x, T* y
         r = std::numeric_limits<A>::lowest();
         for (int64_t i = 0; i < size; ++i) r = std::max(r, static_cast<A>(xp[i]));
       } else if (kind == Global::kAverage) {
-        for (int64_t i = 0; i < size; ++i) r += static_cast<A>(xp[i]);
+        // 16 independent partial sums: the compiler vectorises these, where a
+        // single running sum must stay sequential.
+        A part[16] = {};
+        int64_t i = 0;
+        for (; i + 16 <= size; i += 16)
+          for (int j = 0; j < 16; ++j) part[j] += static_cast<A>(xp[i + j]);
+        for (; i < size; ++i) part[0] += static_cast<A>(xp[i]);
+        for (int j = 0; j < 16; ++j) r += part[j];
         r /= static_cast<A>(size);
       } else {
         for (int64_t i = 0; i < size; ++i) r += std::pow(std::abs(static_cast<A>(xp[i])), static_cast<A>(p));
