@@ -73,6 +73,20 @@ TEST(DeformConv, Float16StridesPads) {
   t.run();
 }
 
+TEST(DeformConv, OneSpatialDim) {
+  // X = (arange(12) % 5 - 2).reshape(1,2,6), W = ((arange(12) % 3 - 1) * 0.5).reshape(2,2,3), offset = (sin(arange(15)) * 1.2).reshape(1,3,5), pads=[1,0]
+  // onnx.reference only runs 2-D, so the expected values are the middle row of the same problem lifted to 2-D:
+  // X2 = zeros((1,2,3,6)); X2[:,:,1] = X; W2 = W.reshape(2,2,1,3); offset2 = zeros((1,6,3,5)); offset2[0,2k+1] = offset[0,k]
+  // y = ReferenceEvaluator(DeformConv-22, pads=[0,1,0,0]).run(X2, W2, offset2)[:,:,1,:]
+  OpTester t("DeformConv", 22);
+  t.attr("pads", std::vector<int64_t>{1, 0})
+      .input("X", Tensor::fromVector<float>({1, 2, 6}, {-2, -1, 0, 1, 2, -2, -1, 0, 1, 2, -2, -1}))
+      .input("W", Tensor::fromVector<float>({2, 2, 3}, {-0.5, 0, 0.5, -0.5, 0, 0.5, -0.5, 0, 0.5, -0.5, 0, 0.5}))
+      .input("offset", Tensor::fromVector<float>({1, 3, 5}, {0, 1.00976515, 1.09115696, 0.169344008, -0.908163011, -1.15070915, -0.335298598, 0.788383901, 1.18722987, 0.494542181, -0.652825356, -1.19998825, -0.64388752, 0.504200459, 1.18872881}))
+      .expect("y0", Tensor::fromVector<float>({1, 2, 5}, {-1.15282536, -0.209753394, 0.264955521, -1.42564464, -0.591836929, -1.15282536, -0.209753394, 0.264955521, -1.42564464, -0.591836929}));
+  t.run();
+}
+
 TEST(DeformConv, ZeroOffsetsEqualConv) {
   // With zero offsets and no mask DeformConv is Conv: X = arange(16).reshape(1,1,4,4), W = [[1,2],[3,4]],
   // pads=[1,1,1,1], strides=[2,2]; expected: x = pad(X[0,0], 1); [[(x[i:i+2,j:j+2] * W).sum() for j in (0,2,4)] for i in (0,2,4)]
