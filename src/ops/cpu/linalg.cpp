@@ -167,6 +167,28 @@ std::unique_ptr<Kernel> makeGemm(const KernelInit& init) {
 
 // ---- MatMul --------------------------------------------------------------
 
+// offs[i] = offset into a [src..., unit] operand of output batch index i
+// (row-major over `target`, src broadcast from the right), into `offs`
+// reusing its capacity.
+void batchOffsets(const std::vector<int64_t>& src, const std::vector<int64_t>& target, int64_t unit,
+                  std::vector<int64_t>& offs) {
+  int64_t count = 1;
+  for (int64_t d : target) count *= d;
+  offs.resize(count);
+  const size_t r = target.size(), lead = r - std::min(r, src.size());
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t rem = i, off = 0, stride = unit;
+    for (size_t d = r; d-- > lead;) {
+      const int64_t idx = rem % target[d];
+      rem /= target[d];
+      const int64_t sd = src[d - lead];
+      if (sd != 1) off += idx * stride;
+      stride *= sd;
+    }
+    offs[i] = off;
+  }
+}
+
 template <class T>
 void matmul(KernelContext& ctx, const PackedB* packedB = nullptr) {
   const Tensor& a = ctx.input(0);
@@ -178,14 +200,21 @@ void matmul(KernelContext& ctx, const PackedB* packedB = nullptr) {
   const int64_t K = a.shape().back();
   int64_t M = a.rank() >= 2 ? a.dim(a.rank() - 2) : 1;
   const int64_t N = b.rank() >= 2 ? b.shape().back() : 1;
-  std::vector<int64_t> batchA(a.shape().begin(), a.shape().end() - std::min<size_t>(a.rank(), 2));
-  std::vector<int64_t> batchB(b.shape().begin(), b.shape().end() - std::min<size_t>(b.rank(), 2));
+  // Per-thread scratch reused across runs, so a warm run allocates nothing.
+  // (Named references: the lambdas below run on pool threads, whose own
+  // thread_local instances are not these.)
+  thread_local std::vector<int64_t> tlsBatchA, tlsBatchB, tlsOut, tlsOffA, tlsOffB;
+  std::vector<int64_t>& batchA = tlsBatchA;
+  std::vector<int64_t>& batchB = tlsBatchB;
+  std::vector<int64_t>& outBatch = tlsOut;
+  batchA.assign(a.shape().begin(), a.shape().end() - std::min<size_t>(a.rank(), 2));
+  batchB.assign(b.shape().begin(), b.shape().end() - std::min<size_t>(b.rank(), 2));
   // A shared B lets A's batch fold into M: one tall GEMM instead of many.
   if (batchB.empty() && !batchA.empty()) {
     for (int64_t d : batchA) M *= d;
     batchA.clear();
   }
-  std::vector<int64_t> outBatch(std::max(batchA.size(), batchB.size()));
+  outBatch.assign(std::max(batchA.size(), batchB.size()), 0);
   for (size_t k = 0; k < outBatch.size(); ++k) {
     const int64_t da = k < batchA.size() ? batchA[batchA.size() - 1 - k] : 1;
     const int64_t db = k < batchB.size() ? batchB[batchB.size() - 1 - k] : 1;
@@ -193,8 +222,10 @@ void matmul(KernelContext& ctx, const PackedB* packedB = nullptr) {
       ctx.fail("cannot broadcast batch dims of " + shapeToString(a.shape()) + " and " + shapeToString(b.shape()));
     outBatch[outBatch.size() - 1 - k] = da == 1 ? db : da;
   }
-  const std::vector<int64_t> offA = cpu::broadcastOffsets(batchA, outBatch, M * K);
-  const std::vector<int64_t> offB = cpu::broadcastOffsets(batchB, outBatch, K * N);
+  std::vector<int64_t>& offA = tlsOffA;
+  std::vector<int64_t>& offB = tlsOffB;
+  batchOffsets(batchA, outBatch, M * K, offA);
+  batchOffsets(batchB, outBatch, K * N, offB);
   const int64_t gemms = static_cast<int64_t>(offA.size());
   const T* ap = a.data<T>();
   const T* bp = b.data<T>();
