@@ -31,10 +31,11 @@ struct SessionOptions {
   // planner inserts the host<->device copies (PlanStep::device shows where).
   int deviceIndex = 0;     // which CUDA device
   bool cudaGraphs = true;  // replay a captured CUDA Graph for static-shape plans whose kernels allow it
-  // Opt-in half precision: float32 weights and activations become float16
-  // (inputs cast after they are read, outputs cast back to float32); ops
-  // without a float16 kernel on the device run on the CPU in float16. Expect
-  // ~1e-3 relative error.
+  // Opt-in half precision (any device): the graph is rewritten to float16
+  // (weights converted once, a Cast after each float32 input and before each
+  // float32 output, so callers still use float32); ops without a float16
+  // device kernel run on the CPU in float16, and the CPU-only fusion passes
+  // are skipped. Graphs with subgraphs stay float32. Expect ~1e-2 error.
   bool fp16 = false;
   // Caller-owned device memory, no copies: inputs given to run/runInto are
   // Tensor::wrap views of device pointers (cudaMalloc'd on deviceIndex), and

@@ -20,6 +20,8 @@ void sync(ExecContext&) { noBackend(); }
 void finishRun(const Plan&, ExecContext&) { noBackend(); }
 void copyOut(ExecContext&, const Tensor&, Tensor&) { noBackend(); }
 Tensor deviceTensor(DataType, const std::vector<int64_t>&, int) { noBackend(); }
+void upload(const Tensor&, Tensor&) { noBackend(); }
+void download(const Tensor&, Tensor&) { noBackend(); }
 
 }  // namespace oinfer::runtime::cudaexec
 
@@ -335,6 +337,13 @@ Tensor deviceTensor(DataType dtype, const std::vector<int64_t>& shape, int devic
   cuda::check(cudaSetDevice(deviceIndex), "cudaSetDevice");
   auto buf = std::make_shared<DeviceBuffer>(std::max<size_t>(numElements(shape) * dataTypeSize(dtype), 1));
   return Tensor::share(dtype, shape, std::shared_ptr<void>(buf, buf->get()), buf->get());
+}
+
+void upload(const Tensor& host, Tensor& device) {
+  cuda::check(cudaMemcpy(device.data(), host.data(), host.nbytes(), cudaMemcpyHostToDevice), "cudaMemcpy (upload)");
+}
+void download(const Tensor& device, Tensor& host) {
+  cuda::check(cudaMemcpy(host.data(), device.data(), host.nbytes(), cudaMemcpyDeviceToHost), "cudaMemcpy (download)");
 }
 
 }  // namespace oinfer::runtime::cudaexec

@@ -38,5 +38,8 @@ void finishRun(const Plan& plan, ExecContext& ctx);
 void copyOut(ExecContext& ctx, const Tensor& src, Tensor& dst);
 // A new device tensor of this dtype and shape (freed with its last copy).
 Tensor deviceTensor(DataType dtype, const std::vector<int64_t>& shape, int deviceIndex);
+// Synchronous copies between a host tensor and a device tensor of the same size (tests, tools).
+void upload(const Tensor& host, Tensor& device);
+void download(const Tensor& device, Tensor& host);
 
 }  // namespace oinfer::runtime::cudaexec

@@ -11,6 +11,7 @@
 #include "graph/passes/passes.h"
 #include "runtime/cuda_exec.h"
 #include "runtime/executor.h"
+#include "runtime/fp16.h"
 #include "runtime/plan.h"
 
 namespace oinfer {
@@ -139,7 +140,15 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
   impl_->graph = std::move(graph);
   Graph& g = impl_->graph;
   if (!g.sorted) g.topologicalSort();
-  passes::optimize(g, options.optimizationLevel);
+  if (options.device == Device::kCUDA || options.fp16) {
+    // The fusion passes make ai.oinfer ops only the CPU runs, in float32: a
+    // device or fp16 session keeps the ONNX ops (Conv+BatchNorm folding is neutral).
+    if (options.optimizationLevel >= 1) passes::foldConvBatchNorm(g);
+  } else {
+    passes::optimize(g, options.optimizationLevel);
+  }
+  if (options.fp16 && !runtime::convertToFloat16(g))
+    spdlog::warn("fp16: the graph has subgraphs; it runs in float32");
   if (!g.shapesInferred) g.inferShapes();
   impl_->pool = options.threadPool ? options.threadPool : std::make_shared<ThreadPool>(options.threads);
   runtime::DeviceConfig dev;

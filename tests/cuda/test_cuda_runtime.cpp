@@ -135,3 +135,46 @@ TEST(CudaRuntime, RunIntoAndProfiling) {
   for (const auto& p : prof) total += p.totalMs;
   EXPECT_GT(total, 0.0);
 }
+
+TEST(CudaRuntime, Fp16MatchesFp32WithinHalfTolerance) {
+  SKIP_WITHOUT_DEVICE();
+  for (const char* m : {"resnet_bn", "mobilenetv2", "transformer_encoder"}) {
+    SCOPED_TRACE(m);
+    SessionOptions o = cudaOptions();
+    o.fp16 = true;
+    Session half(Graph::loadFromONNX(modelPath(m)), o);
+    Session full(Graph::loadFromONNX(modelPath(m)), cudaOptions());
+    auto sets = loadNumberedDataSets(m);
+    for (int rep = 0; rep < 3; ++rep) {
+      auto a = half.run(feeds(half.graph(), sets[0].inputs));
+      auto b = full.run(feeds(full.graph(), sets[0].inputs));
+      ASSERT_EQ(a.size(), b.size());
+      for (size_t j = 0; j < a.size(); ++j) {
+        EXPECT_EQ(a[j].dtype(), DataType::kFloat);
+        EXPECT_TRUE(allClose(a[j], b[j], "fp16 vs fp32", 1e-2, 1e-2));
+      }
+    }
+  }
+}
+
+TEST(CudaRuntime, CallerDeviceBuffersNoCopy) {
+  SKIP_WITHOUT_DEVICE();
+  SessionOptions o = cudaOptions();
+  o.deviceIO = true;
+  Session dev(Graph::loadFromONNX(modelPath("resnet_bn")), o);
+  Session host(Graph::loadFromONNX(modelPath("resnet_bn")), cudaOptions());
+  auto sets = loadNumberedDataSets("resnet_bn");
+  const auto& in = sets[0].inputs[0];
+  Tensor d = runtime::cudaexec::deviceTensor(in.dtype(), in.shape(), 0);
+  runtime::cudaexec::upload(in, d);
+  TensorMap feedsDev{{dev.graph().inputs[0].name, d}};
+  std::vector<Tensor> outDev;
+  for (int rep = 0; rep < 2; ++rep) dev.runInto(feedsDev, outDev);
+  auto ref = host.run(feeds(host.graph(), sets[0].inputs));
+  ASSERT_EQ(outDev.size(), ref.size());
+  for (size_t j = 0; j < ref.size(); ++j) {
+    Tensor back(ref[j].dtype(), ref[j].shape());
+    runtime::cudaexec::download(outDev[j], back);
+    EXPECT_TRUE(allClose(back, ref[j], "deviceIO", 1e-6, 1e-7));
+  }
+}

@@ -112,3 +112,26 @@ TEST(CudaSession, PlanPlacedWithFakeKernelsGetsCopiesAndADeviceArena) {
   EXPECT_GT(onDevice, 0u);
 }
 
+
+// fp16 is a graph rewrite, so it is checked on the CPU too: float32 in and
+// out, results within half-precision tolerance of the float32 session.
+TEST(CudaSession, Fp16MatchesFp32WithinHalfTolerance) {
+  for (const char* m : {"srcnn_fixed", "resnet_bn", "transformer_encoder"}) {
+    SCOPED_TRACE(m);
+    SessionOptions o;
+    o.fp16 = true;
+    Session half(Graph::loadFromONNX(modelPath(m)), o);
+    Session full(Graph::loadFromONNX(modelPath(m)));
+    bool sawHalf = false;
+    for (const auto& [name, t] : half.graph().initializers) sawHalf |= t.dtype() == DataType::kFloat16;
+    EXPECT_TRUE(sawHalf) << "no float16 weights after the rewrite";
+    auto sets = loadNumberedDataSets(m);
+    auto a = half.run(feeds(half.graph(), sets[0].inputs));
+    auto b = full.run(feeds(full.graph(), sets[0].inputs));
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t j = 0; j < a.size(); ++j) {
+      EXPECT_EQ(a[j].dtype(), DataType::kFloat);
+      EXPECT_TRUE(allClose(a[j], b[j], "fp16 vs fp32", 1e-2, 1e-2));
+    }
+  }
+}
