@@ -4,7 +4,7 @@
 //
 // float32 (and float16/bfloat16 through it) runs on the packed GEMM with
 // weights packed once per plan (conv_fast.cpp, which documents those
-// strategies); float64 keeps the Eigen path below.
+// strategies); float64 keeps the Eigen path described below.
 //
 // Every rank (1-d, 2-d, 3-d) runs through one canonical 3-d geometry
 // (conv_common.h): missing leading spatial dims get size 1, kernel 1,
@@ -15,8 +15,8 @@
 // Mg x Cg*K left operand for each group, so the "packing" of a constant W is
 // holding it (zero-copy) and validating its shape once in the factory.
 //
-// Strategies, chosen per shape (in the factory when the input shape is
-// static, else per call):
+// float64 strategies, chosen per shape (in the factory when the input shape
+// is static, else per call):
 //  - pointwise: 1x1 kernel, stride 1, no padding. The NCHW input of a group
 //    already is the Cg x P right operand, so the GEMM reads it directly; no
 //    im2col, no scratch.

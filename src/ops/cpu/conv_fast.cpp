@@ -8,7 +8,14 @@
 //  - depthwise (Cg == 1): a direct loop per output row, an axpy per kernel tap
 //    over the output columns whose tap lies inside the input (bounds
 //    precomputed), then the epilogue on the row while it is in cache.
+//  - small M (Mg <= 4 output channels per group, AVX-512, 2-d, stride 1/2):
+//    per output row, one register-blocked row pass per input channel
+//    (directSmallM), since a GEMM would use a fraction of its micro-kernel
+//    rows while re-packing the whole im2col.
 // Bias, the residual input and the activation go through the GEMM epilogue.
+// Limits: no Winograd (3x3 convs run im2col + GEMM), no NHWC layout; the
+// direct kernels need AVX-512 (elsewhere the portable depthwise loop and the
+// GEMM run).
 #include "ops/cpu/conv_fast.h"
 
 #include <algorithm>
@@ -146,31 +153,31 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
         depthwiseRow512(xrows, wp, int(g.k[1]), int(g.k[2]), int(s2), g.padBegin[2], W, OW, b ? b[m] : 0.f, false,
                         yrow);
       } else {
-      std::fill(yrow, yrow + OW, b ? b[m] : 0.f);
-      for (int64_t kd = 0; kd < g.k[0]; ++kd) {
-        const int64_t id = tapCoord(g, 0, od, kd);
-        if (id < 0 || id >= g.img[0]) continue;
-        for (int64_t kh = 0; kh < g.k[1]; ++kh) {
-          const int64_t ih = tapCoord(g, 1, oh, kh);
-          if (ih < 0 || ih >= g.img[1]) continue;
-          const float* xr = xp + (id * g.img[1] + ih) * W;
-          const float* wk = wp + (kd * g.k[1] + kh) * g.k[2];
-          for (int64_t kw = 0; kw < g.k[2]; ++kw) {
-            const float wv = wk[kw];
-            const int64_t off = tapCoord(g, 2, 0, kw);
-            const auto [lo, hi] = cols[kw];
-            if (s2 == 1) {
-              const float* xs = xr + off;
-              for (int64_t ow = lo; ow < hi; ++ow) yrow[ow] += wv * xs[ow];
-            } else if (s2 == 2) {
-              const float* xs = xr + off;
-              for (int64_t ow = lo; ow < hi; ++ow) yrow[ow] += wv * xs[2 * ow];
-            } else {
-              for (int64_t ow = lo; ow < hi; ++ow) yrow[ow] += wv * xr[ow * s2 + off];
+        std::fill(yrow, yrow + OW, b ? b[m] : 0.f);
+        for (int64_t kd = 0; kd < g.k[0]; ++kd) {
+          const int64_t id = tapCoord(g, 0, od, kd);
+          if (id < 0 || id >= g.img[0]) continue;
+          for (int64_t kh = 0; kh < g.k[1]; ++kh) {
+            const int64_t ih = tapCoord(g, 1, oh, kh);
+            if (ih < 0 || ih >= g.img[1]) continue;
+            const float* xr = xp + (id * g.img[1] + ih) * W;
+            const float* wk = wp + (kd * g.k[1] + kh) * g.k[2];
+            for (int64_t kw = 0; kw < g.k[2]; ++kw) {
+              const float wv = wk[kw];
+              const int64_t off = tapCoord(g, 2, 0, kw);
+              const auto [lo, hi] = cols[kw];
+              if (s2 == 1) {
+                const float* xs = xr + off;
+                for (int64_t ow = lo; ow < hi; ++ow) yrow[ow] += wv * xs[ow];
+              } else if (s2 == 2) {
+                const float* xs = xr + off;
+                for (int64_t ow = lo; ow < hi; ++ow) yrow[ow] += wv * xs[2 * ow];
+              } else {
+                for (int64_t ow = lo; ow < hi; ++ow) yrow[ow] += wv * xr[ow * s2 + off];
+              }
             }
           }
         }
-      }
       }
       if (z) {
         const float* zr = z + off0;
