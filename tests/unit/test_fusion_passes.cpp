@@ -196,9 +196,21 @@ TEST(FusionPasses, ConvAddWithoutActivation) {
   for (int64_t i = 0; i < a[0].numel(); ++i) ASSERT_NEAR(a[0].data<float>()[i], b[0].data<float>()[i], 1e-5f);
 }
 
+// A per-channel constant Add is folded into the bias, then the Relu fuses.
+TEST(FusionPasses, ConvBiasAddRelu) {
+  Graph g = convGraph();
+  g.initializers["bias"] = Tensor::fromVector<float>({6, 1, 1}, {1, -2, 3, -4, 5, -6});
+  g.nodes.push_back(mk("Add", "add", {"bias", "c"}, {"s"}));
+  g.nodes.push_back(mk("Relu", "relu", {"s"}, {"y"}));
+  output(g, "y");
+  expectSame(g, 1, 1);
+}
+
+// An Add that broadcasts over more than the channel axis is neither a bias
+// nor a residual, so the chain stops at the Conv.
 TEST(FusionPasses, BroadcastingAddIsNotAResidual) {
   Graph g = convGraph();
-  g.initializers["bias"] = Tensor::fromVector<float>({6, 1, 1}, {1, 2, 3, 4, 5, 6});
+  g.initializers["bias"] = Tensor::fromVector<float>({1, 6}, {1, 2, 3, 4, 5, 6});
   g.nodes.push_back(mk("Add", "add", {"c", "bias"}, {"s"}));
   g.nodes.push_back(mk("Relu", "relu", {"s"}, {"y"}));
   output(g, "y");

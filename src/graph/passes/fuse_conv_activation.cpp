@@ -1,11 +1,12 @@
 // Conv fusion: folds the elementwise tail of a float32 Conv into one
 // ai.oinfer FusedConv node, so the output is written once instead of being
 // re-read by each following op:
-//   Conv -> [Add(residual of Y's exact shape)] -> [activation]
+//   Conv -> [Add(per-channel constant)] -> [Add(residual of Y's exact shape)] -> [activation]
 // where the activation is Relu, Clip (constant bounds), LeakyRelu, Sigmoid,
 // HardSigmoid, HardSwish, Tanh, Gelu, or SiLU written as x * Sigmoid(x).
 // ResNet's block end (Conv, Add skip, Relu) becomes one node; a Conv + BN +
-// Relu becomes one node after BN folding.
+// Relu becomes one node after BN folding. A per-channel constant Add (a bias
+// exported apart from the Conv) is summed into the Conv's bias.
 //
 // Each absorbed intermediate must have the chain as its only reader and not
 // be a graph output. The fused node takes the place of the chain's last node
@@ -93,9 +94,42 @@ int fuseConvActivation(Graph& g) {
     const ValueInfo* yi = g.findValue(conv.outputs[0]);
     if (!yi || yi->dtype != DataType::kFloat) continue;
     std::vector<size_t> chain;
-    std::string cur = conv.outputs[0], residual, act;
+    std::string cur = conv.outputs[0], residual, act, newBias;
     std::vector<float> params;
     size_t r = soleReader(cur);
+    // Add of a per-channel constant ([M,1,...] / [1,M,1,...]): folded into the bias.
+    if (r != SIZE_MAX && !drop[r] && yi->hasShape && yi->shape.size() >= 3 && yi->shape[1].isStatic()) {
+      const Node& add = g.nodes[r];
+      const int64_t M = yi->shape[1].value;
+      if (add.opType == "Add" && add.domain.empty() && add.inputs.size() == 2 && add.outputs.size() == 1) {
+        const std::string& other = add.inputs[0] == cur ? add.inputs[1] : add.inputs[0];
+        auto it = g.initializers.find(other);
+        const Tensor* t = it == g.initializers.end() ? nullptr : &it->second;
+        bool perChannel = t && t->dtype() == DataType::kFloat && t->numel() == M && t->rank() <= yi->shape.size() &&
+                          other != cur;
+        // Its dims, right-aligned to Y's: 1 everywhere except M on the channel axis.
+        for (size_t k = 0; perChannel && k < t->rank(); ++k) {
+          const size_t axis = yi->shape.size() - t->rank() + k;
+          perChannel = t->dim(k) == (axis == 1 ? M : 1) || (M == 1 && t->dim(k) == 1);
+        }
+        const bool hasBias = conv.inputs.size() > 2 && !conv.inputs[2].empty();
+        auto bi = hasBias ? g.initializers.find(conv.inputs[2]) : g.initializers.end();
+        const bool biasOk = !hasBias || (bi != g.initializers.end() && bi->second.dtype() == DataType::kFloat &&
+                                         bi->second.numel() == M);
+        if (perChannel && biasOk && sameKnownShape(g.findValue(add.outputs[0]), yi)) {
+          Tensor nb(DataType::kFloat, {M});
+          for (int64_t m = 0; m < M; ++m)
+            nb.data<float>()[m] = t->data<float>()[m] + (hasBias ? bi->second.data<float>()[m] : 0.f);
+          newBias = conv.name + "_fused_bias";
+          for (int i = 1; g.initializers.count(newBias) || g.findValue(newBias); ++i)
+            newBias = conv.name + "_fused_bias_" + std::to_string(i);
+          g.initializers[newBias] = nb;
+          chain.push_back(r);
+          cur = add.outputs[0];
+          r = soleReader(cur);
+        }
+      }
+    }
     if (r != SIZE_MAX && !drop[r]) {
       const Node& add = g.nodes[r];
       if (add.opType == "Add" && add.domain.empty() && add.inputs.size() == 2 && add.outputs.size() == 1 &&
@@ -170,6 +204,10 @@ int fuseConvActivation(Graph& g) {
     f.domain = "ai.oinfer";
     f.opType = "FusedConv";
     f.outputs = {cur};
+    if (!newBias.empty()) {
+      while (f.inputs.size() < 3) f.inputs.emplace_back();
+      f.inputs[2] = newBias;
+    }
     if (!residual.empty()) {
       while (f.inputs.size() < 3) f.inputs.emplace_back();
       f.inputs.push_back(residual);
