@@ -103,9 +103,10 @@ std::unique_ptr<Kernel> makeBatchNorm(const KernelInit& init) {
                  shapeToString(ctx.input(i).shape()) + ", expected [" + std::to_string(ch) +
                  "] for input 0 of shape " + shapeToString(x.shape()));
     }
-    BnCoefficients c;
+    BnCoefficients c;  // unused when the coefficients were folded at plan time (no copy: a warm run allocates nothing)
+    const BnCoefficients* cp = &c;
     if (folded) {
-      c = *folded;
+      cp = &*folded;
     } else if (!training) {
       c = bnCoefficients(cpu::toDoubles(ctx.input(1)), cpu::toDoubles(ctx.input(2)), cpu::toDoubles(ctx.input(3)),
                          cpu::toDoubles(ctx.input(4)), eps);
@@ -123,7 +124,7 @@ std::unique_ptr<Kernel> makeBatchNorm(const KernelInit& init) {
       if (ctx.hasOutput(2)) cpu::fromDoubles(var, ctx.output(2), ctx);
     }
     dispatchType<float, double, Float16>(x.dtype(), [&](auto tag) {
-      applyBn<typename decltype(tag)::type>(x, ctx.output(0), c, ctx.pool());
+      applyBn<typename decltype(tag)::type>(x, ctx.output(0), *cp, ctx.pool());
     }, ctx.node());
   });
 }

@@ -24,36 +24,51 @@ int64_t product(const std::vector<int64_t>& dims, size_t begin, size_t end) {
 }
 
 template <class T>
-void stridedCopy(const T* src, std::vector<int64_t> ss, T* dst, std::vector<int64_t> ds, std::vector<int64_t> shape,
-                 ThreadPool& pool) {
-  for (int64_t d : shape)
-    if (d == 0) return;
+void stridedCopy(const T* src, DimsRef ss, T* dst, DimsRef ds, DimsRef shape, ThreadPool& pool) {
+  for (size_t k = 0; k < shape.size(); ++k)
+    if (shape[k] == 0) return;
   // Coalesce: drop unit dims, merge neighbours that are contiguous in both.
-  std::vector<int64_t> sh, a, b;
+  constexpr size_t kInline = 16;
+  int64_t shInline[kInline], aInline[kInline], bInline[kInline];
+  std::vector<int64_t> shHeap, aHeap, bHeap;
+  int64_t *sh = shInline, *a = aInline, *b = bInline;
+  if (shape.size() > kInline) {
+    shHeap.resize(shape.size());
+    aHeap.resize(shape.size());
+    bHeap.resize(shape.size());
+    sh = shHeap.data(), a = aHeap.data(), b = bHeap.data();
+  }
+  size_t nd = 0;
   for (size_t k = 0; k < shape.size(); ++k) {
     if (shape[k] == 1) continue;
-    if (!sh.empty() && a.back() == ss[k] * shape[k] && b.back() == ds[k] * shape[k]) {
-      sh.back() *= shape[k];
-      a.back() = ss[k];
-      b.back() = ds[k];
+    if (nd > 0 && a[nd - 1] == ss[k] * shape[k] && b[nd - 1] == ds[k] * shape[k]) {
+      sh[nd - 1] *= shape[k];
+      a[nd - 1] = ss[k];
+      b[nd - 1] = ds[k];
     } else {
-      sh.push_back(shape[k]);
-      a.push_back(ss[k]);
-      b.push_back(ds[k]);
+      sh[nd] = shape[k];
+      a[nd] = ss[k];
+      b[nd] = ds[k];
+      ++nd;
     }
   }
-  if (sh.empty()) {
+  if (nd == 0) {
     dst[0] = src[0];
     return;
   }
-  const size_t nd = sh.size();
-  const int64_t inner = sh.back(), sa = a.back(), sb = b.back();
+  const int64_t inner = sh[nd - 1], sa = a[nd - 1], sb = b[nd - 1];
   int64_t rows = 1;
   for (size_t k = 0; k + 1 < nd; ++k) rows *= sh[k];
   pool.parallelFor(
       rows,
       [&](int64_t begin, int64_t end) {
-        std::vector<int64_t> idx(nd, 0);
+        int64_t idxInline[kInline] = {};
+        std::vector<int64_t> idxHeap;
+        int64_t* idx = idxInline;
+        if (nd > kInline) {
+          idxHeap.assign(nd, 0);
+          idx = idxHeap.data();
+        }
         int64_t rem = begin, so = 0, dof = 0;
         for (size_t k = nd - 1; k-- > 0;) {
           idx[k] = rem % sh[k];
@@ -82,9 +97,8 @@ void stridedCopy(const T* src, std::vector<int64_t> ss, T* dst, std::vector<int6
       std::max<int64_t>(1, 16384 / std::max<int64_t>(inner, 1)));
 }
 
-void stridedCopy(const Tensor& src, int64_t srcOffset, const std::vector<int64_t>& srcStrides, Tensor& dst,
-                 int64_t dstOffset, const std::vector<int64_t>& dstStrides, const std::vector<int64_t>& shape,
-                 ThreadPool& pool, const Node& node) {
+void stridedCopy(const Tensor& src, int64_t srcOffset, DimsRef srcStrides, Tensor& dst, int64_t dstOffset,
+                 DimsRef dstStrides, DimsRef shape, ThreadPool& pool, const Node& node) {
   dispatchBytes(
       src.dtype(),
       [&](auto tag) {
@@ -219,25 +233,40 @@ std::unique_ptr<Kernel> dropoutKernel(const KernelInit& init) {
   });
 }
 
-std::unique_ptr<Kernel> transposeKernel(const KernelInit& init) {
-  std::vector<int64_t> perm = init.node.attrInts("perm");
-  return makeKernel([perm](KernelContext& ctx) {
+// Keeps its stride scratch between runs so a warm run allocates nothing.
+class TransposeKernel final : public Kernel {
+ public:
+  explicit TransposeKernel(std::vector<int64_t> perm) : perm_(std::move(perm)) {}
+  void run(KernelContext& ctx) override {
     const Tensor& in = ctx.input(0);
-    std::vector<int64_t> p = perm;
     const size_t r = in.rank();
-    if (p.empty())
-      for (size_t k = 0; k < r; ++k) p.push_back(static_cast<int64_t>(r - 1 - k));
-    if (p.size() != r) ctx.fail("perm " + shapeToString(p) + " does not match input rank " + std::to_string(r));
-    auto is = rowMajorStrides(in.shape());
-    std::vector<int64_t> shape, ss;
-    for (int64_t a : p) {
-      if (a < 0 || a >= static_cast<int64_t>(r)) ctx.fail("perm " + shapeToString(p) + " is invalid");
-      shape.push_back(in.dim(a));
-      ss.push_back(is[a]);
+    p_ = perm_;
+    if (p_.empty()) {
+      p_.resize(r);
+      for (size_t k = 0; k < r; ++k) p_[k] = static_cast<int64_t>(r - 1 - k);
     }
-    Tensor& out = ctx.output(0);
-    stridedCopy(in, 0, ss, out, 0, rowMajorStrides(shape), shape, ctx.pool(), ctx.node());
-  });
+    if (p_.size() != r) ctx.fail("perm " + shapeToString(p_) + " does not match input rank " + std::to_string(r));
+    is_.resize(r);
+    shape_.resize(r);
+    ss_.resize(r);
+    os_.resize(r);
+    for (size_t k = r; k-- > 0;) is_[k] = k + 1 < r ? is_[k + 1] * in.dim(k + 1) : 1;
+    for (size_t k = 0; k < r; ++k) {
+      const int64_t a = p_[k];
+      if (a < 0 || a >= static_cast<int64_t>(r)) ctx.fail("perm " + shapeToString(p_) + " is invalid");
+      shape_[k] = in.dim(a);
+      ss_[k] = is_[a];
+    }
+    for (size_t k = r; k-- > 0;) os_[k] = k + 1 < r ? os_[k + 1] * shape_[k + 1] : 1;
+    stridedCopy(in, 0, ss_, ctx.output(0), 0, os_, shape_, ctx.pool(), ctx.node());
+  }
+
+ private:
+  std::vector<int64_t> perm_, p_, is_, shape_, ss_, os_;
+};
+
+std::unique_ptr<Kernel> transposeKernel(const KernelInit& init) {
+  return std::make_unique<TransposeKernel>(init.node.attrInts("perm"));
 }
 
 std::unique_ptr<Kernel> concatKernel(const KernelInit& init) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <initializer_list>
 #include <vector>
 
 #include "ops/cpu/dispatch.h"
@@ -45,16 +46,27 @@ inline void copyElems(const T* src, T* dst, int64_t n) {
 std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& shape);
 int64_t product(const std::vector<int64_t>& dims, size_t begin, size_t end);
 
+// A read-only view of dims or strides: a vector, or a braced list at a call
+// site (its backing array lives until the call returns). Copies of moved
+// data then need no heap.
+struct DimsRef {
+  const int64_t* p;
+  size_t n;
+  DimsRef(const std::vector<int64_t>& v) : p(v.data()), n(v.size()) {}  // NOLINT(implicit)
+  DimsRef(std::initializer_list<int64_t> l) : p(l.begin()), n(l.size()) {}  // NOLINT(implicit)
+  size_t size() const { return n; }
+  int64_t operator[](size_t i) const { return p[i]; }
+};
+
 // dst[sum idx*dstStrides] = src[sum idx*srcStrides] over every index of
-// `shape` (strides in elements; src strides may be 0 or negative).
+// `shape` (strides in elements; src strides may be 0 or negative). Allocates
+// nothing for ranks up to 16.
 template <class T>
-void stridedCopy(const T* src, std::vector<int64_t> srcStrides, T* dst, std::vector<int64_t> dstStrides,
-                 std::vector<int64_t> shape, ThreadPool& pool);
+void stridedCopy(const T* src, DimsRef srcStrides, T* dst, DimsRef dstStrides, DimsRef shape, ThreadPool& pool);
 
 // Type-erased form over whole tensors; offsets in elements.
-void stridedCopy(const Tensor& src, int64_t srcOffset, const std::vector<int64_t>& srcStrides, Tensor& dst,
-                 int64_t dstOffset, const std::vector<int64_t>& dstStrides, const std::vector<int64_t>& shape,
-                 ThreadPool& pool, const Node& node);
+void stridedCopy(const Tensor& src, int64_t srcOffset, DimsRef srcStrides, Tensor& dst, int64_t dstOffset,
+                 DimsRef dstStrides, DimsRef shape, ThreadPool& pool, const Node& node);
 
 // Every dtype a byte-moving op handles.
 std::vector<DataType> allTypes();

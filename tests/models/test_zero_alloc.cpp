@@ -1,0 +1,135 @@
+// After the first run with given shapes, Session::runInto allocates nothing on
+// the heap (issue 4): counted with replacement global allocation functions
+// that count while a flag is set, on every thread (pool workers included).
+#include <gtest/gtest.h>
+
+#include <execinfo.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "model_test_util.h"
+
+namespace {
+std::atomic<bool> gCounting{false};
+std::atomic<long> gAllocations{0};
+// OINFER_TRACE_ALLOCS=1 prints the stack of every counted allocation (to find
+// the culprit when the count is not zero).
+const bool gTrace = std::getenv("OINFER_TRACE_ALLOCS") != nullptr;
+
+void* countedAlloc(std::size_t n, std::size_t align) {
+  if (gCounting.load(std::memory_order_relaxed)) {
+    gAllocations.fetch_add(1, std::memory_order_relaxed);
+    if (gTrace) {
+      gCounting = false;
+      void* frames[24];
+      int k = backtrace(frames, 24);
+      backtrace_symbols_fd(frames, k, STDERR_FILENO);
+      (void)!write(STDERR_FILENO, "----\n", 5);
+      gCounting = true;
+    }
+  }
+  if (n == 0) n = 1;
+  void* p = align > alignof(std::max_align_t) ? std::aligned_alloc(align, (n + align - 1) / align * align)
+                                              : std::malloc(n);
+  return p;
+}
+}  // namespace
+
+void* operator new(std::size_t n) {
+  if (void* p = countedAlloc(n, 0)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) {
+  if (void* p = countedAlloc(n, 0)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t n, std::align_val_t a) {
+  if (void* p = countedAlloc(n, static_cast<std::size_t>(a))) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n, std::align_val_t a) {
+  if (void* p = countedAlloc(n, static_cast<std::size_t>(a))) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return countedAlloc(n, 0); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return countedAlloc(n, 0); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+
+namespace oinfer::modeltest {
+namespace {
+
+long allocationsOfOneRun(Session& session, const TensorMap& in, std::vector<Tensor>& outs) {
+  gAllocations = 0;
+  gCounting = true;
+  session.runInto(in, outs);
+  gCounting = false;
+  return gAllocations.load();
+}
+
+void checkNoAllocation(const std::string& name, int threads, int level) {
+  SCOPED_TRACE(name + ", " + std::to_string(threads) + " thread(s), optimizationLevel " + std::to_string(level));
+  const auto sets = loadNumberedDataSets(name);
+  ASSERT_FALSE(sets.empty());
+  SessionOptions opts;
+  opts.threads = threads;
+  opts.optimizationLevel = level;
+  Session session(Graph::loadFromONNX(modelPath(name)), opts);
+  const TensorMap in = feeds(session.graph(), sets[0].inputs);
+  std::vector<Tensor> outs;
+  session.runInto(in, outs);  // plans, makes the context, allocates the outputs
+  session.runInto(in, outs);
+  EXPECT_EQ(allocationsOfOneRun(session, in, outs), 0) << "heap allocations in a warm Session::runInto";
+  ASSERT_EQ(outs.size(), sets[0].outputs.size());
+  for (size_t j = 0; j < outs.size(); ++j) EXPECT_TRUE(allClose(outs[j], sets[0].outputs[j], "output " + std::to_string(j)));
+}
+
+TEST(ZeroAllocation, CountingHookSeesAllocations) {
+  Tensor t;
+  gAllocations = 0;
+  gCounting = true;
+  t = Tensor(DataType::kFloat, {16});
+  gCounting = false;
+  EXPECT_GT(gAllocations.load(), 0) << "the counting hook must see an ordinary allocation";
+}
+
+TEST(ZeroAllocation, WarmRunIntoResNet) {
+  for (int threads : {1, 2})
+    for (int level : {0, 1}) checkNoAllocation("resnet_bn", threads, level);
+}
+
+TEST(ZeroAllocation, WarmRunIntoMobileNetV2) {
+  for (int threads : {1, 2}) checkNoAllocation("mobilenetv2", threads, 1);
+}
+
+TEST(ZeroAllocation, WarmRunIntoTransformerEncoder) {
+  for (int threads : {1, 2})
+    for (int level : {0, 1}) checkNoAllocation("transformer_encoder", threads, level);
+}
+
+// run() hands out fresh buffers every time; runInto reuses the caller's.
+TEST(ZeroAllocation, RunIntoWritesIntoTheCallersBuffers) {
+  const auto sets = loadNumberedDataSets("resnet_bn");
+  Session session(Graph::loadFromONNX(modelPath("resnet_bn")));
+  const TensorMap in = feeds(session.graph(), sets[0].inputs);
+  std::vector<Tensor> outs;
+  session.runInto(in, outs);
+  const void* before = outs[0].data();
+  session.runInto(in, outs);
+  EXPECT_EQ(outs[0].data(), before);
+  auto fresh = session.run(in);
+  EXPECT_NE(fresh[0].data(), before);
+  EXPECT_TRUE(allClose(outs[0], fresh[0], "runInto vs run"));
+}
+
+}  // namespace
+}  // namespace oinfer::modeltest
