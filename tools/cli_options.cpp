@@ -46,6 +46,9 @@ performance:
 execution:
   --threads N           intra-op threads (default: all cores)
   --device cpu|cuda     device to run on (default cpu)
+  --fp16                with --device cuda: compute in float16 (float32 in and out)
+  --no-cuda-graphs      with --device cuda: launch kernels one by one instead of
+                        replaying a captured CUDA Graph
   --log-level LEVEL     trace, debug, info, warn (default), error or off
 
 output:
@@ -172,6 +175,12 @@ Options parseArgs(int argc, char** argv) {
       o.device = value();
       if (o.device != "cpu" && o.device != "cuda")
         throw UsageError{"--device: '" + o.device + "' is not a device (cpu or cuda)"};
+    } else if (opt == "--fp16") {
+      flag();
+      o.fp16 = true;
+    } else if (opt == "--no-cuda-graphs") {
+      flag();
+      o.cudaGraphs = false;
     } else if (opt == "--log-level") {
       o.logLevel = value();
       static const char* kLevels[] = {"trace", "debug", "info", "warn", "error", "off"};

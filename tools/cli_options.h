@@ -23,6 +23,8 @@ struct Options {
   bool printPlan = false;
   int threads = 0;
   std::string device = "cpu";
+  bool fp16 = false;        // SessionOptions::fp16
+  bool cudaGraphs = true;   // SessionOptions::cudaGraphs
   std::string logLevel;  // empty: the library default
   bool json = false;
   int topK = 0;

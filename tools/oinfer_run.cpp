@@ -69,6 +69,8 @@ std::string pad(std::string s, size_t w) {
 // constructor throws Error(kDevice) with one line, and main exits 2 with it.
 void checkDevice(const Options& o, SessionOptions& so) {
   if (o.device == "cuda") so.device = Device::kCUDA;
+  so.fp16 = o.fp16;
+  so.cudaGraphs = o.cudaGraphs;
 }
 
 // ---- inputs ----------------------------------------------------------------

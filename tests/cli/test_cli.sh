@@ -38,7 +38,7 @@ case "$CASE" in
     run 0 --help
     has '^usage: oinfer-run MODEL'
     for opt in --input --shape --output-dir --test-data --rtol --atol --bench --warmup --profile \
-      --print-plan --threads --device --json --top-k --help --version; do
+      --print-plan --threads --device --fp16 --no-cuda-graphs --json --top-k --help --version; do
       has -- "$opt"
     done ;;
   version)
