@@ -34,8 +34,8 @@ struct SessionOptions {
   // Opt-in half precision (any device): the graph is rewritten to float16
   // (weights converted once, a Cast after each float32 input and before each
   // float32 output, so callers still use float32); ops without a float16
-  // device kernel run on the CPU in float16, and the CPU-only fusion passes
-  // are skipped. Graphs with subgraphs stay float32. Expect ~1e-2 error.
+  // device kernel run on the CPU in float16, and the fusion passes (float32
+  // fused ops) are skipped. Graphs with subgraphs stay float32. Expect ~1e-2 error.
   bool fp16 = false;
   // Caller-owned device memory, no copies: inputs given to run/runInto are
   // Tensor::wrap views of device pointers (cudaMalloc'd on deviceIndex), and

@@ -31,6 +31,26 @@ void configureLogging(const std::string& level) {
   spdlog::set_level(spdlog::level::from_str(l));
 }
 
+void optimizeForDevice(Graph& g) {
+  passes::foldConvBatchNorm(g);
+  passes::fuseConvActivation(g);
+  if (!g.shapesInferred) {
+    try {
+      g.inferShapes();
+    } catch (const Error&) {
+      return;  // the session's own inference reports it
+    }
+  }
+  int n = passes::eliminateRedundantNodes(g);
+  n += passes::fuseGelu(g);
+  n += passes::fuseLayerNorm(g);
+  n += passes::fuseMatMul(g);
+  if (!n) return;
+  g.sorted = false;
+  g.topologicalSort();
+  g.shapesInferred = false;
+}
+
 }  // namespace
 
 struct Session::Impl {
@@ -140,10 +160,14 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
   impl_->graph = std::move(graph);
   Graph& g = impl_->graph;
   if (!g.sorted) g.topologicalSort();
-  if (options.device == Device::kCUDA || options.fp16) {
-    // The fusion passes make ai.oinfer ops only the CPU runs, in float32: a
-    // device or fp16 session keeps the ONNX ops (Conv+BatchNorm folding is neutral).
+  if (options.fp16) {
+    // The fused ai.oinfer ops are float32 kernels: an fp16 session keeps the
+    // ONNX ops (Conv+BatchNorm folding, on float32 weights, is neutral).
     if (options.optimizationLevel >= 1) passes::foldConvBatchNorm(g);
+  } else if (options.device == Device::kCUDA) {
+    // Every pass whose fused op has a CUDA kernel; FusedAttention has none, and
+    // would pin each attention block to the host with copies around it.
+    if (options.optimizationLevel >= 1) optimizeForDevice(g);
   } else {
     passes::optimize(g, options.optimizationLevel);
   }
