@@ -111,6 +111,10 @@ TEST(ZeroAllocation, WarmRunIntoMobileNetV2) {
   for (int threads : {1, 2}) checkNoAllocation("mobilenetv2", threads, 1);
 }
 
+TEST(ZeroAllocation, WarmRunIntoSrcnn) {
+  for (const char* name : {"srcnn_fixed", "srcnn_fixed_opset11"}) checkNoAllocation(name, 2, 1);
+}
+
 TEST(ZeroAllocation, WarmRunIntoTransformerEncoder) {
   for (int threads : {1, 2})
     for (int level : {0, 1}) checkNoAllocation("transformer_encoder", threads, level);

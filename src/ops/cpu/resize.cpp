@@ -271,11 +271,20 @@ T fromCompute(C v) {
   }
 }
 
+// Buffers a Resize kernel keeps between runs (a warm run allocates nothing).
+template <class C>
+struct InterpBuffers {
+  std::vector<C> converted, buf[2], w;
+  std::vector<int64_t> dims;
+};
+
 template <class T, class C>
-void interpolate(const Tensor& X, Tensor& Y, const std::vector<AxisTable>& tables, float fill, ThreadPool& pool) {
+void interpolate(const Tensor& X, Tensor& Y, const std::vector<AxisTable>& tables, float fill, ThreadPool& pool,
+                 InterpBuffers<C>& sb) {
   const T* xin = X.data<T>();
   T* yout = Y.data<T>();
-  std::vector<C> converted, buf[2];
+  auto& converted = sb.converted;
+  auto& buf = sb.buf;
   const C* src;
   if constexpr (std::is_same_v<T, C>) {
     src = xin;
@@ -284,7 +293,8 @@ void interpolate(const Tensor& X, Tensor& Y, const std::vector<AxisTable>& table
     for (int64_t i = 0; i < X.numel(); ++i) converted[i] = toCompute<T, C>(xin[i]);
     src = converted.data();
   }
-  std::vector<int64_t> dims = X.shape();
+  std::vector<int64_t>& dims = sb.dims;
+  dims.assign(X.shape().begin(), X.shape().end());
   for (size_t k = 0; k < tables.size(); ++k) {
     const AxisTable& t = tables[k];
     int64_t outer = 1, inner = 1;
@@ -299,25 +309,32 @@ void interpolate(const Tensor& X, Tensor& Y, const std::vector<AxisTable>& table
       buf[k % 2].resize(static_cast<size_t>(outer * t.outLen * inner));
       dst = buf[k % 2].data();
     }
-    std::vector<C> w(t.w.begin(), t.w.end());
-    axisPass<C>(src, dst, outer, inner, t, w, static_cast<C>(fill), pool);
+    sb.w.assign(t.w.begin(), t.w.end());
+    axisPass<C>(src, dst, outer, inner, t, sb.w, static_cast<C>(fill), pool);
     src = dst;
   }
   if (tables.empty() || !std::is_same_v<T, C>)
     for (int64_t i = 0; i < Y.numel(); ++i) yout[i] = fromCompute<T, C>(src[i]);
 }
 
-std::vector<double> doubleValues(const Tensor& t) {
-  std::vector<double> v(static_cast<size_t>(t.numel()));
+void readDoubles(const Tensor& t, std::vector<double>& v) {
+  v.resize(static_cast<size_t>(t.numel()));
   for (int64_t i = 0; i < t.numel(); ++i) {
     switch (t.dtype()) {
       case DataType::kFloat: v[i] = t.data<float>()[i]; break;
       case DataType::kDouble: v[i] = t.data<double>()[i]; break;
       case DataType::kFloat16: v[i] = static_cast<float>(t.data<Float16>()[i]); break;
       case DataType::kBFloat16: v[i] = static_cast<float>(t.data<BFloat16>()[i]); break;
+      case DataType::kInt64: v[i] = static_cast<double>(t.data<int64_t>()[i]); break;
+      case DataType::kInt32: v[i] = static_cast<double>(t.data<int32_t>()[i]); break;
       default: v[i] = static_cast<double>(t.toInt64Vector()[i]); break;
     }
   }
+}
+
+std::vector<double> doubleValues(const Tensor& t) {
+  std::vector<double> v;
+  readDoubles(t, v);
   return v;
 }
 
@@ -325,9 +342,42 @@ class ResizeKernel final : public Kernel {
  public:
   ResizeKernel(const Node& node, int64_t opset) : p_(shape::parseResizeParams(node, opset)) {}
 
+  // Geometry and tables depend only on the input shape and the scales /
+  // sizes / roi values: they are rebuilt when one of those changes, so a warm
+  // run with the same ones allocates nothing.
   void run(KernelContext& ctx) override {
-    const Node& node = ctx.node();
     const Tensor& X = ctx.input(0);
+    auto valuesOf = [&](int idx, std::vector<double>& out) {
+      if (idx < 0 || !ctx.hasInput(idx)) out.clear();
+      else readDoubles(ctx.input(idx), out);
+    };
+    valuesOf(p_.scalesInput, curScales_);
+    valuesOf(p_.sizesInput, curSizes_);
+    valuesOf(p_.roiInput, curRoi_);
+    const bool same = cached_ && X.shape() == cacheShape_ && X.dtype() == cacheType_ && curScales_ == cacheScales_ &&
+                      curSizes_ == cacheSizes_ && curRoi_ == cacheRoi_;
+    if (!same) {
+      prepare(ctx, X);
+      cacheShape_ = X.shape();
+      cacheType_ = X.dtype();
+      cacheScales_ = curScales_;
+      cacheSizes_ = curSizes_;
+      cacheRoi_ = curRoi_;
+      cached_ = true;
+    }
+    Tensor& Y = ctx.allocateOutput(0, outDims_, X.dtype());
+    if (Y.numel() == 0) return;
+    if (X.numel() == 0) ctx.fail("cannot resize an empty input to a non-empty output");
+    if (p_.mode == ResizeMode::kNearest)
+      runNearest(ctx, X, Y);
+    else
+      runInterp(ctx, X, Y, tables_);
+  }
+
+ private:
+  void prepare(KernelContext& ctx, const Tensor& X) {
+    cached_ = false;
+    const Node& node = ctx.node();
     const int64_t rank = static_cast<int64_t>(X.rank());
     const std::vector<int64_t> axes = shape::resizeAxes(node, p_, rank);
     auto given = [&](int idx) -> const Tensor* {
@@ -352,8 +402,10 @@ class ResizeKernel final : public Kernel {
     const shape::ResizeGeometry g = shape::resolveResizeGeometry(node, p_, X.shape(), axes,
                                                                  useScales ? &scales : nullptr,
                                                                  useScales ? nullptr : &sizes);
-    Tensor& Y = ctx.allocateOutput(0, g.outDims, X.dtype());
-    if (Y.numel() == 0) return;
+    outDims_ = g.outDims;
+    tables_.clear();
+    offs_.clear();
+    if (numElements(outDims_) == 0) return;
 
     std::vector<double> roiStart(rank, 0.0), roiEnd(rank, 1.0);
     if (p_.coord == ResizeCoord::kTfCropAndResize) {
@@ -370,7 +422,7 @@ class ResizeKernel final : public Kernel {
     }
     if (X.numel() == 0) ctx.fail("cannot resize an empty input to a non-empty output");
 
-    std::vector<AxisTable> tables;
+    std::vector<AxisTable>& tables = tables_;
     for (int64_t d = 0; d < rank; ++d) {
       const bool identity = g.scales[d] == 1.0 && g.outDims[d] == X.dim(d) && roiStart[d] == 0.0 && roiEnd[d] == 1.0;
       // Sizes with a keep_aspect_ratio_policy resize by a scale too.
@@ -379,21 +431,19 @@ class ResizeKernel final : public Kernel {
       if (!identity)
         tables.push_back(buildAxis(p_, d, X.dim(d), g.outDims[d], lenResized, g.scales[d], roiStart[d], roiEnd[d]));
     }
-    if (p_.mode == ResizeMode::kNearest)
-      runNearest(ctx, X, Y, tables);
-    else
-      runInterp(ctx, X, Y, tables);
+    if (p_.mode == ResizeMode::kNearest) nearestOffsets(X, tables);
   }
 
- private:
-  void runNearest(KernelContext& ctx, const Tensor& X, Tensor& Y, const std::vector<AxisTable>& tables) const {
+  // Per output dim, the source offset of each output coordinate (-1: outside, fill).
+  void nearestOffsets(const Tensor& X, const std::vector<AxisTable>& tables) {
     const size_t r = X.rank();
-    std::vector<std::vector<int64_t>> offs(r);
+    std::vector<std::vector<int64_t>>& offs = offs_;
+    offs.assign(r, {});
     int64_t stride = 1;
     size_t ti = tables.size();
     for (size_t d = r; d-- > 0;) {
       const AxisTable* t = ti > 0 && tables[ti - 1].axis == static_cast<int64_t>(d) ? &tables[--ti] : nullptr;
-      const int64_t outLen = Y.dim(d);
+      const int64_t outLen = outDims_[d];
       offs[d].resize(static_cast<size_t>(outLen));
       for (int64_t x = 0; x < outLen; ++x) {
         const bool out = t && !t->extrap.empty() && t->extrap[x];
@@ -401,31 +451,44 @@ class ResizeKernel final : public Kernel {
       }
       stride *= X.dim(d);
     }
+  }
+
+  void runNearest(KernelContext& ctx, const Tensor& X, Tensor& Y) const {
     dispatchType<float, double, Float16, BFloat16, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t,
                  int64_t, uint64_t, bool>(X.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      gatherNearest<T>(X.data<T>(), Y.data<T>(), Y.shape(), offs, castFill<T>(p_.extrapolation), ctx.pool());
+      gatherNearest<T>(X.data<T>(), Y.data<T>(), Y.shape(), offs_, castFill<T>(p_.extrapolation), ctx.pool());
     }, ctx.node());
   }
 
-  void runInterp(KernelContext& ctx, const Tensor& X, Tensor& Y, const std::vector<AxisTable>& tables) const {
+  void runInterp(KernelContext& ctx, const Tensor& X, Tensor& Y, const std::vector<AxisTable>& tables) {
     const float fill = p_.extrapolation;
     auto& pool = ctx.pool();
     switch (X.dtype()) {
-      case DataType::kFloat: interpolate<float, float>(X, Y, tables, fill, pool); break;
-      case DataType::kDouble: interpolate<double, double>(X, Y, tables, fill, pool); break;
-      case DataType::kFloat16: interpolate<Float16, float>(X, Y, tables, fill, pool); break;
-      case DataType::kBFloat16: interpolate<BFloat16, float>(X, Y, tables, fill, pool); break;
-      case DataType::kInt8: interpolate<int8_t, float>(X, Y, tables, fill, pool); break;
-      case DataType::kUInt8: interpolate<uint8_t, float>(X, Y, tables, fill, pool); break;
-      case DataType::kInt32: interpolate<int32_t, double>(X, Y, tables, fill, pool); break;
-      case DataType::kInt64: interpolate<int64_t, double>(X, Y, tables, fill, pool); break;
+      case DataType::kFloat: interpolate<float, float>(X, Y, tables, fill, pool, bf_); break;
+      case DataType::kDouble: interpolate<double, double>(X, Y, tables, fill, pool, bd_); break;
+      case DataType::kFloat16: interpolate<Float16, float>(X, Y, tables, fill, pool, bf_); break;
+      case DataType::kBFloat16: interpolate<BFloat16, float>(X, Y, tables, fill, pool, bf_); break;
+      case DataType::kInt8: interpolate<int8_t, float>(X, Y, tables, fill, pool, bf_); break;
+      case DataType::kUInt8: interpolate<uint8_t, float>(X, Y, tables, fill, pool, bf_); break;
+      case DataType::kInt32: interpolate<int32_t, double>(X, Y, tables, fill, pool, bd_); break;
+      case DataType::kInt64: interpolate<int64_t, double>(X, Y, tables, fill, pool, bd_); break;
       default:
         ctx.fail(std::string("mode 'linear'/'cubic' does not support data type ") + dataTypeName(X.dtype()));
     }
   }
 
   ResizeParams p_;
+  // The cache key and what it keys.
+  bool cached_ = false;
+  std::vector<int64_t> cacheShape_;
+  DataType cacheType_ = DataType::kUndefined;
+  std::vector<double> curScales_, curSizes_, curRoi_, cacheScales_, cacheSizes_, cacheRoi_;
+  std::vector<int64_t> outDims_;
+  std::vector<AxisTable> tables_;
+  std::vector<std::vector<int64_t>> offs_;
+  InterpBuffers<float> bf_;
+  InterpBuffers<double> bd_;
 };
 
 }  // namespace
