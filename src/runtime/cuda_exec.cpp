@@ -11,6 +11,7 @@ namespace {
 }  // namespace
 
 std::string unavailable(int) { return "this build of oinfer has no CUDA backend"; }
+std::shared_ptr<void> makeUploadCache() { return nullptr; }
 void preparePlan(Plan&, const Graph&, const DeviceConfig&) { noBackend(); }
 void initContext(const Plan&, ExecContext&, const DeviceConfig&, bool) { noBackend(); }
 bool runGraph(Plan&, ExecContext&) { noBackend(); }
@@ -30,7 +31,9 @@ void download(const Tensor&, Tensor&) { noBackend(); }
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include "ops/cuda/cuda_kernel.h"
 #include "runtime/device_placement.h"
@@ -74,6 +77,14 @@ struct RunState {
   }
 };
 
+// Keyed by the host tensor's data pointer and size: weights share the
+// Graph's storage across plans, so a second plan finds the first's upload.
+struct UploadCache {
+  std::mutex mu;
+  std::map<std::pair<const void*, size_t>, std::shared_ptr<DeviceBuffer>> bufs;
+  std::vector<Tensor> hold;  // keeps the keys' host storage alive (no address reuse)
+};
+
 PlanState& planState(const Plan& p) { return *static_cast<PlanState*>(p.deviceState.get()); }
 RunState& runState(ExecContext& c) { return *static_cast<RunState*>(c.device.get()); }
 
@@ -92,6 +103,8 @@ std::string unavailable(int deviceIndex) {
     return "device index " + std::to_string(deviceIndex) + " out of range (" + std::to_string(count) + " devices)";
   return {};
 }
+
+std::shared_ptr<void> makeUploadCache() { return std::make_shared<UploadCache>(); }
 
 void preparePlan(Plan& plan, const Graph& graph, const DeviceConfig& cfg) {
   cuda::check(cudaSetDevice(cfg.index), "cudaSetDevice");
@@ -157,8 +170,19 @@ void preparePlan(Plan& plan, const Graph& graph, const DeviceConfig& cfg) {
   state->constBuf.resize(plan.slots.size());
   for (size_t id = 0; id < plan.slots.size(); ++id) {
     const Slot& s = plan.slots[id];
-    if (s.device == Device::kCUDA && s.kind == SlotKind::kConstant)
+    if (s.device != Device::kCUDA || s.kind != SlotKind::kConstant) continue;
+    auto* cache = static_cast<UploadCache*>(cfg.uploads.get());
+    if (!cache) {
       state->constBuf[id] = std::make_shared<DeviceBuffer>(DeviceBuffer::upload(s.value));
+      continue;
+    }
+    std::lock_guard<std::mutex> lock(cache->mu);
+    auto& buf = cache->bufs[{s.value.data(), s.value.nbytes()}];
+    if (!buf) {
+      buf = std::make_shared<DeviceBuffer>(DeviceBuffer::upload(s.value));
+      cache->hold.push_back(s.value);
+    }
+    state->constBuf[id] = buf;
   }
 
   // CUDA Graph: static, every kernel captureSafe, copies only before the first

@@ -22,6 +22,8 @@ namespace oinfer::runtime::cudaexec {
 // this build, no device, or the device index out of range).
 std::string unavailable(int deviceIndex);
 
+// The per-session cache of runtime-uploaded weights (DeviceConfig::uploads).
+std::shared_ptr<void> makeUploadCache();
 void preparePlan(Plan& plan, const Graph& graph, const DeviceConfig& cfg);
 void initContext(const Plan& plan, ExecContext& ctx, const DeviceConfig& cfg, bool profiling);
 

@@ -33,6 +33,9 @@ struct DeviceConfig {
   int index = 0;
   bool cudaGraphs = true;
   bool deviceIO = false;  // graph inputs and results are caller device buffers
+  // Device copies of weights the runtime uploads (those no kernel owns), shared
+  // by every plan of the session, so each is uploaded once (cudaexec::makeUploadCache).
+  std::shared_ptr<void> uploads;
 };
 
 // Lays out the arenas of a placed plan: each device's kArena slots through
