@@ -13,6 +13,20 @@ namespace oinfer {
 
 namespace cpu {
 
+void addValueOp(Registry& r, const std::string& op, std::initializer_list<int> versions, shape::ShapeFn fn,
+                KernelFactory factory, bool foldable) {
+  for (int v : versions) {
+    OpDef d;
+    d.opType = op;
+    d.sinceVersion = v;
+    d.shape = fn;
+    d.cpu = factory;
+    d.types = tensor_ops::allTypes();
+    d.deterministic = foldable;
+    r.add(std::move(d));
+  }
+}
+
 Tensor sliceAlong(const Tensor& src, int64_t axis, int64_t index) {
   std::vector<int64_t> shape = src.shape();
   const int64_t len = shape[axis];
@@ -286,26 +300,13 @@ std::unique_ptr<Kernel> scanKernel(const KernelInit& init) {
   });
 }
 
-void addControlFlow(Registry& r, const std::string& op, std::initializer_list<int> versions, shape::ShapeFn fn,
-                    KernelFactory cpu) {
-  for (int v : versions) {
-    OpDef d;
-    d.opType = op;
-    d.sinceVersion = v;
-    d.shape = fn;
-    d.cpu = cpu;
-    d.types = tensor_ops::allTypes();
-    d.deterministic = false;  // needs the runtime's subgraph runners: never folded
-    r.add(std::move(d));
-  }
-}
-
 }  // namespace
 
 void register_control_flow(Registry& r) {
-  addControlFlow(r, "If", {1, 11, 13, 16, 19, 21, 23, 24, 25}, shape::inferIf, ifKernel);
-  addControlFlow(r, "Loop", {1, 11, 13, 16, 19, 21, 23, 24, 25}, shape::inferLoop, loopKernel);
-  addControlFlow(r, "Scan", {8, 9, 11, 16, 19, 21, 23, 24, 25}, shape::inferScan, scanKernel);
+  // Never folded: they need the runtime's subgraph runners.
+  cpu::addValueOp(r, "If", {1, 11, 13, 16, 19, 21, 23, 24, 25}, shape::inferIf, ifKernel, false);
+  cpu::addValueOp(r, "Loop", {1, 11, 13, 16, 19, 21, 23, 24, 25}, shape::inferLoop, loopKernel, false);
+  cpu::addValueOp(r, "Scan", {8, 9, 11, 16, 19, 21, 23, 24, 25}, shape::inferScan, scanKernel, false);
 }
 
 }  // namespace oinfer

@@ -261,35 +261,21 @@ std::unique_ptr<Kernel> optionalGetElement(const KernelInit&) {
   });
 }
 
-void add(Registry& r, const std::string& op, std::initializer_list<int> versions, shape::ShapeFn fn, KernelFactory cpu,
-         bool foldable = false) {
-  for (int v : versions) {
-    OpDef d;
-    d.opType = op;
-    d.sinceVersion = v;
-    d.shape = fn;
-    d.cpu = cpu;
-    d.types = tensor_ops::allTypes();
-    d.deterministic = foldable;
-    r.add(std::move(d));
-  }
-}
-
 }  // namespace
 
 void register_sequence(Registry& r) {
-  add(r, "SequenceEmpty", {11}, shape::inferSequenceEmpty, sequenceEmpty);
-  add(r, "SequenceConstruct", {11}, shape::inferSequenceConstruct, sequenceConstruct);
-  add(r, "SequenceInsert", {11}, shape::inferSequenceInsert, sequenceInsert);
-  add(r, "SequenceAt", {11}, shape::inferSequenceAt, sequenceAt);
-  add(r, "SequenceErase", {11}, shape::inferSequenceErase, sequenceErase);
-  add(r, "SequenceLength", {11}, shape::inferSequenceLength, sequenceLength);
-  add(r, "SplitToSequence", {11, 24}, shape::inferSplitToSequence, splitToSequence);
-  add(r, "ConcatFromSequence", {11}, shape::inferConcatFromSequence, concatFromSequence);
-  add(r, "SequenceMap", {17}, shape::inferSequenceMap, sequenceMap);
-  add(r, "Optional", {15}, shape::inferOptional, optionalKernel);
-  add(r, "OptionalHasElement", {15, 18}, shape::inferOptionalHasElement, optionalHasElement, /*foldable=*/true);
-  add(r, "OptionalGetElement", {15, 18}, shape::inferOptionalGetElement, optionalGetElement);
+  cpu::addValueOp(r, "SequenceEmpty", {11}, shape::inferSequenceEmpty, sequenceEmpty, false);
+  cpu::addValueOp(r, "SequenceConstruct", {11}, shape::inferSequenceConstruct, sequenceConstruct, false);
+  cpu::addValueOp(r, "SequenceInsert", {11}, shape::inferSequenceInsert, sequenceInsert, false);
+  cpu::addValueOp(r, "SequenceAt", {11}, shape::inferSequenceAt, sequenceAt, false);
+  cpu::addValueOp(r, "SequenceErase", {11}, shape::inferSequenceErase, sequenceErase, false);
+  cpu::addValueOp(r, "SequenceLength", {11}, shape::inferSequenceLength, sequenceLength, false);
+  cpu::addValueOp(r, "SplitToSequence", {11, 24}, shape::inferSplitToSequence, splitToSequence, false);
+  cpu::addValueOp(r, "ConcatFromSequence", {11}, shape::inferConcatFromSequence, concatFromSequence, false);
+  cpu::addValueOp(r, "SequenceMap", {17}, shape::inferSequenceMap, sequenceMap, false);
+  cpu::addValueOp(r, "Optional", {15}, shape::inferOptional, optionalKernel, false);
+  cpu::addValueOp(r, "OptionalHasElement", {15, 18}, shape::inferOptionalHasElement, optionalHasElement, /*foldable=*/true);
+  cpu::addValueOp(r, "OptionalGetElement", {15, 18}, shape::inferOptionalGetElement, optionalGetElement, false);
 }
 
 }  // namespace oinfer

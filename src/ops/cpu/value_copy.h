@@ -8,6 +8,7 @@
 
 #include "oinfer/tensor.h"
 #include "ops/kernel.h"
+#include "ops/registry.h"
 
 namespace oinfer::cpu {
 
@@ -29,6 +30,12 @@ inline void copyElements(const Tensor& src, int64_t srcOff, Tensor& dst, int64_t
 Tensor sliceAlong(const Tensor& src, int64_t axis, int64_t index);
 // Stacks equally shaped `parts` along a new axis `axis` of the result.
 Tensor stackAlong(const std::vector<Tensor>& parts, int64_t axis, DataType dtype, const std::vector<int64_t>& elemShape);
+
+// Registers an op whose kernel handles values of every dtype (control flow,
+// sequences, optionals) under each since_version; `foldable` false keeps
+// shape inference from evaluating it.
+void addValueOp(Registry& r, const std::string& op, std::initializer_list<int> versions, shape::ShapeFn fn,
+                KernelFactory factory, bool foldable);
 
 // Sets output i of a kernel to `v`: a tensor is moved into an unplanned output
 // or copied into a planned one (the shapes must agree); a sequence or an empty
