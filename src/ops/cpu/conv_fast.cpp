@@ -110,6 +110,20 @@ class StridedPacker final : public gemm::BPacker {  // pointwise: B is x itself
   int64_t ld_;
 };
 
+// Residual add and activation over output rows [r0, r1) (OW wide, contiguous
+// in y and z), batched over several rows: per-row calls cost more than the
+// vector work on short rows.
+constexpr int64_t kFinishRows = 32;
+void finishRows(const GemmEpilogue& ep, const float* z, float* y, int64_t r0, int64_t r1, int64_t OW) {
+  const int64_t len = (r1 - r0) * OW;
+  float* yp = y + r0 * OW;
+  if (z) {
+    const float* zp = z + r0 * OW;
+    for (int64_t i = 0; i < len; ++i) yp[i] += zp[i];
+  }
+  if (ep.act != GemmActivation::kNone) applyGemmEpilogue(ep, yp, len, 1, len);
+}
+
 void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float* w, const float* b, const float* z,
                float* y, const Activation& act) {
   const int64_t rowsPerPlane = g.grid[0] * g.grid[1];
@@ -137,6 +151,7 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
                     g.dil[1] == 1 && g.dil[2] == 1 && (s2 == 1 || s2 == 2);
   const int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(1, OW * g.K));
   pool.parallelFor(g.N * g.M * rowsPerPlane, [&](int64_t begin, int64_t end) {
+    int64_t pend = begin;
     for (int64_t r = begin; r < end; ++r) {
       const int64_t plane = r / rowsPerPlane, od = (r / g.grid[1]) % g.grid[0], oh = r % g.grid[1];
       const int64_t n = plane / g.M, m = plane % g.M, c = m / g.Mg;
@@ -179,11 +194,10 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
           }
         }
       }
-      if (z) {
-        const float* zr = z + off0;
-        for (int64_t ow = 0; ow < OW; ++ow) yrow[ow] += zr[ow];
+      if (r + 1 - pend >= kFinishRows || r + 1 == end) {
+        finishRows(ep, z, y, pend, r + 1, OW);
+        pend = r + 1;
       }
-      if (ep.act != GemmActivation::kNone) applyGemmEpilogue(ep, yrow, OW, 1, OW);
     }
   }, grain);
 }
@@ -206,6 +220,7 @@ void directSmallM(ThreadPool& pool, const ConvGeom& g, const float* x, const flo
   ep.p0 = act.p0;
   ep.p1 = act.p1;
   pool.parallelFor(g.N * g.M * OH, [&](int64_t begin, int64_t end) {
+    int64_t pend = begin;
     for (int64_t r = begin; r < end; ++r) {
       const int64_t plane = r / OH, oh = r % OH, n = plane / g.M, m = plane % g.M, grp = m / g.Mg;
       float* yrow = y + plane * g.gridSize + oh * OW;
@@ -219,11 +234,10 @@ void directSmallM(ThreadPool& pool, const ConvGeom& g, const float* x, const flo
         depthwiseRow512(xrows, w + (m * g.Cg + c) * g.K, int(g.k[1]), int(g.k[2]), int(g.s[2]), g.padBegin[2], W, OW,
                         b ? b[m] : 0.f, c > 0, yrow);
       }
-      if (z) {
-        const float* zr = z + plane * g.gridSize + oh * OW;
-        for (int64_t ow = 0; ow < OW; ++ow) yrow[ow] += zr[ow];
+      if (r + 1 - pend >= kFinishRows || r + 1 == end) {
+        finishRows(ep, z, y, pend, r + 1, OW);
+        pend = r + 1;
       }
-      if (ep.act != GemmActivation::kNone) applyGemmEpilogue(ep, yrow, OW, 1, OW);
     }
   }, std::max<int64_t>(1, 8192 / std::max<int64_t>(1, OW * g.Cg * g.K)));
 }

@@ -106,9 +106,13 @@ __attribute__((target("avx512f"))) inline __m512 exp512(__m512 x) {
   return _mm512_scalef_ps(p, n);
 }
 
+// 1 / (1 + e^-x) with rcp14 and one Newton step (~1e-7 relative) instead of
+// a division, whose 16-cycle zmm throughput dominated SiLU layers.
 __attribute__((target("avx512f"))) inline __m512 sigmoid512(__m512 x) {
   const __m512 one = _mm512_set1_ps(1.f);
-  return _mm512_div_ps(one, _mm512_add_ps(one, exp512(_mm512_sub_ps(_mm512_setzero_ps(), x))));
+  const __m512 d = _mm512_add_ps(one, exp512(_mm512_sub_ps(_mm512_setzero_ps(), x)));
+  const __m512 r = _mm512_rcp14_ps(d);
+  return _mm512_mul_ps(r, _mm512_fnmadd_ps(d, r, _mm512_set1_ps(2.f)));
 }
 
 }  // namespace

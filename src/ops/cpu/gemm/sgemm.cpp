@@ -341,7 +341,10 @@ void sgemmPackedA(const PackedA& A, bool transB, int64_t N, const float* B, int6
 
 void applyGemmEpilogue(const GemmEpilogue& ep, float* C, int64_t ldc, int64_t M, int64_t N, int64_t rowOffset,
                        int64_t colOffset) {
-  if (ep.biasKind == GemmBias::kNone && !ep.residual && ep.act == GemmActivation::kNone) return;
+  if (ep.biasKind == GemmBias::kNone && !ep.residual) {
+    if (ep.act != GemmActivation::kNone) activateBlock(ep, C, ldc, M, N);
+    return;
+  }
   for (int64_t m = 0; m < M; ++m) {
     float* c = C + m * ldc;
     const float rb = ep.biasKind == GemmBias::kPerRow ? ep.bias[rowOffset + m] : 0.f;
