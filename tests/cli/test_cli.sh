@@ -154,7 +154,7 @@ case "$CASE" in
   profile)
     run 0 "$MODEL" --profile --bench 2
     has '^profile '
-    has 'Gemm +fc[12] +[0-9.]+ +[0-9.]+%'
+    has '(Gemm|FusedMatMul) +fc[12] +[0-9.]+ +[0-9.]+%'
     has 'Softmax +softmax' ;;
   print_plan)
     run 0 "$MODEL" --print-plan
