@@ -44,6 +44,11 @@ class ThreadPool {
 
   int size() const { return size_; }
   void parallelFor(int64_t n, RangeFn fn, int64_t grain = 1);
+  // Runs fn(t, t + 1) once on each of the size() threads (t = 0 is the
+  // caller), each on a different thread: kernels size their per-thread
+  // scratch here at plan time, so no run grows it later on whichever thread
+  // happens to take a chunk first.
+  void runOnEachThread(RangeFn fn);
 
  private:
   struct Job;

@@ -50,6 +50,10 @@ struct KernelInit {
   // Set by the runtime: makes runners for subgraph attributes. Absent during
   // constant folding (control-flow kernels then decline to be made).
   const SubgraphFactory* subgraphs = nullptr;
+  // Set by the runtime: the pool the kernel will run on, so a factory can
+  // size per-thread scratch on every thread at plan time
+  // (ThreadPool::runOnEachThread). Null during constant folding.
+  ThreadPool* pool = nullptr;
 
   bool hasInput(size_t i) const { return i < inputs.size() && inputs[i] != nullptr; }
   const Tensor* constInput(size_t i) const { return i < constInputs.size() ? constInputs[i] : nullptr; }

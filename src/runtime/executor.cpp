@@ -282,6 +282,7 @@ std::unique_ptr<ExecContext> Executor::makeContext(const Plan& plan) {
     if (step.view || step.copy || step.device == Device::kCUDA) continue;
     SubgraphFactory subgraphs = makeSubgraphFactory(graph_, *step.node, pool_);
     KernelInit init{*step.node, step.opset, {}, {}, {}};
+    init.pool = pool_;
     init.subgraphs = &subgraphs;
     for (int id : step.in) {
       if (id < 0) {

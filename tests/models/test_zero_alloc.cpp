@@ -1,16 +1,28 @@
 // After the first run with given shapes, Session::runInto allocates nothing on
-// the heap (issue 4): counted with replacement global allocation functions
-// that count while a flag is set, on every thread (pool workers included).
+// the heap (issue 4): counted by interposing the malloc family, while a flag
+// is set, on every thread (pool workers included).
 #include <gtest/gtest.h>
 
 #include <execinfo.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <new>
 
 #include "model_test_util.h"
+
+// The malloc family is interposed (glibc's __libc_* do the work), so every
+// heap allocation counts: operator new, aligned_alloc in kernels' scratch,
+// and allocations inside the standard library alike.
+extern "C" {
+void* __libc_malloc(std::size_t);
+void* __libc_calloc(std::size_t, std::size_t);
+void* __libc_realloc(void*, std::size_t);
+void* __libc_memalign(std::size_t, std::size_t);
+void __libc_free(void*);
+}
 
 namespace {
 std::atomic<bool> gCounting{false};
@@ -18,52 +30,52 @@ std::atomic<long> gAllocations{0};
 // OINFER_TRACE_ALLOCS=1 prints the stack of every counted allocation (to find
 // the culprit when the count is not zero).
 const bool gTrace = std::getenv("OINFER_TRACE_ALLOCS") != nullptr;
+thread_local bool tInHook = false;
 
-void* countedAlloc(std::size_t n, std::size_t align) {
-  if (gCounting.load(std::memory_order_relaxed)) {
-    gAllocations.fetch_add(1, std::memory_order_relaxed);
-    if (gTrace) {
-      gCounting = false;
-      void* frames[24];
-      int k = backtrace(frames, 24);
-      backtrace_symbols_fd(frames, k, STDERR_FILENO);
-      (void)!write(STDERR_FILENO, "----\n", 5);
-      gCounting = true;
-    }
+void countOne() {
+  if (!gCounting.load(std::memory_order_relaxed) || tInHook) return;
+  gAllocations.fetch_add(1, std::memory_order_relaxed);
+  if (gTrace) {
+    tInHook = true;
+    void* frames[24];
+    int k = backtrace(frames, 24);
+    backtrace_symbols_fd(frames, k, STDERR_FILENO);
+    (void)!write(STDERR_FILENO, "----\n", 5);
+    tInHook = false;
   }
-  if (n == 0) n = 1;
-  void* p = align > alignof(std::max_align_t) ? std::aligned_alloc(align, (n + align - 1) / align * align)
-                                              : std::malloc(n);
-  return p;
 }
 }  // namespace
 
-void* operator new(std::size_t n) {
-  if (void* p = countedAlloc(n, 0)) return p;
-  throw std::bad_alloc();
+extern "C" {
+void* malloc(std::size_t n) {
+  countOne();
+  return __libc_malloc(n);
 }
-void* operator new[](std::size_t n) {
-  if (void* p = countedAlloc(n, 0)) return p;
-  throw std::bad_alloc();
+void* calloc(std::size_t a, std::size_t b) {
+  countOne();
+  return __libc_calloc(a, b);
 }
-void* operator new(std::size_t n, std::align_val_t a) {
-  if (void* p = countedAlloc(n, static_cast<std::size_t>(a))) return p;
-  throw std::bad_alloc();
+void* realloc(void* p, std::size_t n) {
+  countOne();
+  return __libc_realloc(p, n);
 }
-void* operator new[](std::size_t n, std::align_val_t a) {
-  if (void* p = countedAlloc(n, static_cast<std::size_t>(a))) return p;
-  throw std::bad_alloc();
+void free(void* p) { __libc_free(p); }
+void* aligned_alloc(std::size_t align, std::size_t n) {
+  countOne();
+  return __libc_memalign(align, n);
 }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return countedAlloc(n, 0); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return countedAlloc(n, 0); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void* memalign(std::size_t align, std::size_t n) {
+  countOne();
+  return __libc_memalign(align, n);
+}
+int posix_memalign(void** out, std::size_t align, std::size_t n) {
+  countOne();
+  void* p = __libc_memalign(align, n);
+  if (!p) return ENOMEM;
+  *out = p;
+  return 0;
+}
+}
 
 namespace oinfer::modeltest {
 namespace {

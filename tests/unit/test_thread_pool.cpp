@@ -2,7 +2,9 @@
 // callers, and a pool supplied by the host and shared by two sessions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -62,6 +64,27 @@ TEST(ThreadPool, ConcurrentCallersEachGetTheirOwnWork) {
     });
   for (auto& t : callers) t.join();
   for (int c = 0; c < 4; ++c) EXPECT_EQ(sums[c], 200 * (63 * 64 / 2));
+}
+
+TEST(ThreadPool, RunOnEachThreadVisitsEveryThreadOnce) {
+  for (int threads : {1, 2, 4}) {
+    ThreadPool pool(threads);
+    for (int rep = 0; rep < 20; ++rep) {
+      std::mutex mu;
+      std::vector<std::thread::id> ids;
+      std::vector<int64_t> slots;
+      pool.runOnEachThread([&](int64_t t, int64_t) {
+        std::lock_guard<std::mutex> lock(mu);
+        ids.push_back(std::this_thread::get_id());
+        slots.push_back(t);
+      });
+      ASSERT_EQ(ids.size(), static_cast<size_t>(threads));
+      std::sort(ids.begin(), ids.end());
+      EXPECT_EQ(std::unique(ids.begin(), ids.end()), ids.end()) << "a thread ran twice";
+      std::sort(slots.begin(), slots.end());
+      for (int t = 0; t < threads; ++t) EXPECT_EQ(slots[t], t);
+    }
+  }
 }
 
 TEST(ThreadPool, SuppliedPoolIsSharedBySessions) {

@@ -42,6 +42,7 @@
 #include "ops/cpu/conv_common.h"
 #include "ops/cpu/conv_fast.h"
 #include "ops/cpu/dispatch.h"
+#include "ops/cpu/gemm/sgemm.h"
 
 namespace oinfer {
 namespace {
@@ -188,6 +189,8 @@ class ConvKernel final : public Kernel {
     const Node& node_ = init.node;
     group_ = node_.attrInt("group", 1);
     fused_ = node_.opType == "FusedConv";
+    reserveThreadScratch(init.pool);
+    conv::reserveConvThreadScratch(init.pool);
     if (fused_) act_ = conv::parseActivation(node_);
     if (const Tensor* w = init.constInput(1)) w_ = *w;
     if (init.hasInput(2))

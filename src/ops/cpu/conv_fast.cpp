@@ -68,6 +68,18 @@ void im2colRow(const ConvGeom& g, const float* x, int64_t k, int64_t n0, int64_t
 
 thread_local std::vector<float> tlsRow;
 
+}  // namespace
+
+void reserveConvThreadScratch(ThreadPool* pool) {
+  auto reserve = [](int64_t, int64_t) {
+    if (tlsRow.size() < size_t(gemm::kNc)) tlsRow.resize(gemm::kNc);
+  };
+  if (pool) pool->runOnEachThread(reserve);
+  else reserve(0, 1);
+}
+
+namespace {
+
 class Im2colPacker final : public gemm::BPacker {
  public:
   Im2colPacker(const ConvGeom& g, const float* x) : g_(g), x_(x) {}

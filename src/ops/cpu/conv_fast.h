@@ -32,4 +32,8 @@ void convFloat(ThreadPool& pool, const ConvGeom& g, Strategy st, const float* x,
 // Parses a FusedConv's activation / activation_params attributes.
 Activation parseActivation(const Node& node);
 
+// Sizes the im2col row scratch on every thread of `pool` at plan time (see
+// reserveThreadScratch in gemm/sgemm.h).
+void reserveConvThreadScratch(ThreadPool* pool);
+
 }  // namespace oinfer::conv

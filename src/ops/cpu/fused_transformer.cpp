@@ -34,6 +34,7 @@ const char* kDomain = "ai.oinfer";
 class FusedMatMulKernel final : public Kernel {
  public:
   explicit FusedMatMulKernel(const KernelInit& init) {
+    reserveThreadScratch(init.pool);
     const std::string act = init.node.attrString("activation", "");
     if (act == "Relu") act_ = GemmActivation::kRelu;
     else if (act == "Gelu") gelu_ = true;
@@ -173,9 +174,25 @@ struct AttentionLayout {
   int64_t ldv() const { return packedHeads ? heads * E : E; }
 };
 
+// Per-thread score rows, sized at plan time when the shapes are known.
+thread_local std::vector<float> tlsScores;
+
 std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
   const float scale = init.node.attrFloat("scale", 1.f);
   const int64_t numHeads = init.node.attrInt("num_heads", 0);
+  reserveThreadScratch(init.pool);
+  const ValueInfo* qi = init.hasInput(0) ? init.inputs[0] : nullptr;
+  const ValueInfo* ki = init.hasInput(1) ? init.inputs[1] : nullptr;
+  if (init.pool && qi && ki && qi->hasShape && ki->hasShape && isStatic(qi->shape) && isStatic(ki->shape) &&
+      qi->shape.size() >= 2 && ki->shape.size() >= 2) {
+    const size_t r = qi->shape.size();
+    const int64_t S = numHeads > 0 ? qi->shape[1].value : qi->shape[r - 2].value;
+    const int64_t T = numHeads > 0 ? ki->shape[1].value : ki->shape.back().value;
+    const size_t need = static_cast<size_t>(S * T);
+    init.pool->runOnEachThread([need](int64_t, int64_t) {
+      if (tlsScores.size() < need) tlsScores.resize(need);
+    });
+  }
   return makeKernel([scale, numHeads](KernelContext& ctx) {
     const Tensor& q = ctx.input(0);
     const Tensor& k = ctx.input(1);
@@ -256,7 +273,7 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
     if (problems == 0 || L.S == 0 || L.E == 0) return;
     ctx.pool().parallelFor(problems, [&](int64_t p0, int64_t p1) {
       // Per thread and kept across runs, so steady-state runs do not allocate.
-      thread_local std::vector<float> scores;
+      std::vector<float>& scores = tlsScores;
       if (scores.size() < static_cast<size_t>(L.S * L.T)) scores.resize(static_cast<size_t>(L.S * L.T));
       float* sc = scores.data();
       for (int64_t p = p0; p < p1; ++p) {

@@ -157,6 +157,7 @@ class GemmKernel final : public Kernel {
 };
 
 std::unique_ptr<Kernel> makeGemm(const KernelInit& init) {
+  reserveThreadScratch(init.pool);
   std::unique_ptr<Kernel> k;
   dispatchType<float, double>(init.inputs[0]->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -259,6 +260,7 @@ void matmul(KernelContext& ctx, const PackedB* packedB = nullptr) {
 }
 
 std::unique_ptr<Kernel> makeMatMul(const KernelInit& init) {
+  reserveThreadScratch(init.pool);
   // A constant 2-d float B (a weight) is packed once for the sgemm.
   PackedB packed;
   if (const Tensor* b = init.constInput(1); b && b->rank() == 2 && b->dtype() == DataType::kFloat)

@@ -85,4 +85,34 @@ void ThreadPool::parallelFor(int64_t n, RangeFn fn, int64_t grain) {
   if (job.error) std::rethrow_exception(job.error);
 }
 
+void ThreadPool::runOnEachThread(RangeFn fn) {
+  if (size_ <= 1) {
+    fn(0, 1);
+    return;
+  }
+  // One chunk per thread; a chunk holds its thread until every chunk has
+  // started, so no thread can take two.
+  std::atomic<int> started{0};
+  std::atomic<int> next{0};
+  const int n = size_;
+  auto body = [&](int64_t, int64_t) {
+    const int t = next.fetch_add(1);
+    started.fetch_add(1);
+    while (started.load() < n) std::this_thread::yield();
+    fn(t, t + 1);
+  };
+  Job job{RangeFn(body)};
+  job.n = n;
+  job.chunks = n;
+  job.per = 1;
+  std::unique_lock<std::mutex> lock(mu_);
+  job.link = head_;
+  head_ = &job;
+  workCv_.notify_all();
+  while (runOneChunk(job, lock)) {
+  }
+  doneCv_.wait(lock, [&] { return job.done.load() == job.chunks; });
+  if (job.error) std::rethrow_exception(job.error);
+}
+
 }  // namespace oinfer

@@ -286,6 +286,16 @@ void gemmPackedA(const PackedA& A, int64_t N, const BPacker& b, float alpha, flo
 
 using namespace gemm;
 
+void reserveThreadScratch(ThreadPool* pool) {
+  // The widest micro-kernel is 32 columns / rows; blocks are at most kMc x kKc and kKc x kNc.
+  auto reserve = [](int64_t, int64_t) {
+    tlsA.get(size_t(roundUp(kMc, 32) * kKc));
+    tlsB.get(size_t(roundUp(kNc, 32) * kKc));
+  };
+  if (pool) pool->runOnEachThread(reserve);
+  else reserve(0, 1);
+}
+
 void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
            const float* B, int64_t ldb, float beta, float* C, int64_t ldc, ThreadPool* pool) {
   ASource as{nullptr, transA, A, lda};

@@ -85,4 +85,9 @@ void applyGemmEpilogue(const GemmEpilogue& ep, float* C, int64_t ldc, int64_t M,
 // and benchmarks.
 const char* sgemmIsa();
 
+// Sizes the calling threads' packing scratch to its largest block on every
+// thread of `pool` (null: this thread only), so no later call grows it: a
+// kernel factory calls this at plan time and warm runs allocate nothing.
+void reserveThreadScratch(ThreadPool* pool);
+
 }  // namespace oinfer
