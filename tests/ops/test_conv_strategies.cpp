@@ -103,6 +103,18 @@ TEST(ConvStrategy, DepthwiseDirect) {
   runCase({1, 8, 9, 9}, {16, 1, 3, 3}, {8, 1, 1, 1}, true);  // channel multiplier 2
 }
 
+// Every output-row width class of the AVX-512 row kernel: 1..4 chunks of 16
+// left after the 64-wide blocks (widths 56 and 120 leave four: MobileNetV2's
+// 112x112 stride 2 and 56x56 stride 1 layers).
+TEST(ConvStrategy, DepthwiseRowWidths) {
+  for (int64_t w : {7, 16, 17, 33, 49, 56, 63, 64, 65, 120, 127}) {
+    SCOPED_TRACE("width " + std::to_string(w));
+    runCase({1, 4, 5, w}, {4, 1, 3, 3}, {4, 1, 1, 1}, true);
+    runCase({1, 4, 5, 2 * w}, {4, 1, 3, 3}, {4, 2, 1, 1}, true);
+    runCase({1, 4, 6, w}, {4, 1, 5, 5}, {4, 1, 2, 1}, false);
+  }
+}
+
 // FusedConv = act(Conv + Z): every activation, with and without residual,
 // on a GEMM strategy and on the depthwise one.
 float actRef(const std::string& a, const std::vector<float>& p, float x) {

@@ -82,6 +82,7 @@ __attribute__((target("avx512f"))) void rowKernel(const float* const* xrows, con
   if (left == 1) chunks<S, 1>(xrows, w, KH, KW, padW, W, OW, bias, accumulate, y, ow);
   else if (left == 2) chunks<S, 2>(xrows, w, KH, KW, padW, W, OW, bias, accumulate, y, ow);
   else if (left == 3) chunks<S, 3>(xrows, w, KH, KW, padW, W, OW, bias, accumulate, y, ow);
+  else if (left == 4) chunks<S, 4>(xrows, w, KH, KW, padW, W, OW, bias, accumulate, y, ow);  // 49..63 left
 }
 
 }  // namespace
