@@ -19,13 +19,6 @@ namespace {
 
 using namespace util;
 
-int onlyReader(const Graph& g, const GraphIndex& idx, const std::string& v) {
-  if (!idx.internal(v)) return -1;
-  for (size_t j = 0; j < g.nodes.size(); ++j)
-    if (std::count(g.nodes[j].inputs.begin(), g.nodes[j].inputs.end(), v)) return int(j);
-  return -1;
-}
-
 bool floatValue(const Graph& g, const std::string& name) { return dtypeOf(g, name) == DataType::kFloat; }
 
 // The last entry of a Reshape's target when it is a constant, or a Concat

@@ -14,14 +14,6 @@ namespace {
 
 using namespace util;
 
-// The single reader of `v` when it is `op` (default domain), else -1.
-int onlyReader(const Graph& g, const GraphIndex& idx, const std::string& v, const char* op) {
-  if (!idx.internal(v)) return -1;
-  for (size_t j = 0; j < g.nodes.size(); ++j)
-    if (isOp(g.nodes[j], op) && std::count(g.nodes[j].inputs.begin(), g.nodes[j].inputs.end(), v)) return int(j);
-  return -1;
-}
-
 }  // namespace
 
 int fuseGelu(Graph& g) {

@@ -67,6 +67,16 @@ class GraphIndex {
 
 inline bool isOp(const Node& n, const char* op) { return n.opType == op && n.domain.empty(); }
 
+// The single reader of `v` (one reader, not a graph output), optionally only
+// when it is `op` in the default domain; else -1.
+inline int onlyReader(const Graph& g, const GraphIndex& idx, const std::string& v, const char* op = nullptr) {
+  if (!idx.internal(v)) return -1;
+  for (size_t j = 0; j < g.nodes.size(); ++j)
+    if ((!op || isOp(g.nodes[j], op)) && std::count(g.nodes[j].inputs.begin(), g.nodes[j].inputs.end(), v))
+      return int(j);
+  return -1;
+}
+
 // The value of a constant (initializer or Constant node output), or nullptr.
 inline const Tensor* constant(const Graph& g, const GraphIndex& idx, const std::string& name) {
   auto it = g.initializers.find(name);
