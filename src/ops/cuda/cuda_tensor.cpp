@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ops/cpu/tensor_common.h"
 #include "ops/cuda/cuda_ops.h"
 
 namespace oinfer::cuda {
@@ -105,14 +106,8 @@ std::unique_ptr<Kernel> makeSplit(const KernelInit& init) {
 
 class SliceKernel final : public CudaKernel {
  public:
-  SliceKernel(const KernelInit& init) : attrs_(init.opset < 10) {
-    if (attrs_) {
-      starts_ = init.node.attrInts("starts");
-      ends_ = init.node.attrInts("ends");
-      hasAxes_ = init.node.hasAttr("axes");
-      axes_ = init.node.attrInts("axes");
-      return;
-    }
+  SliceKernel(const KernelInit& init) : params_(tensor_ops::SliceParams::fromInit(init)) {
+    if (params_.fromAttrs) return;
     for (size_t i = 1; i < init.inputs.size() && i < 5; ++i) {
       markHost(i);
       if (init.hasInput(i) && !init.constInput(i)) captureSafe_ = false;
@@ -122,55 +117,15 @@ class SliceKernel final : public CudaKernel {
     Run r = runOf(ctx);
     const Tensor& x = ctx.input(0);
     Tensor& y = ctx.output(0);
-    const int64_t rank = static_cast<int64_t>(x.rank());
-    std::vector<int64_t> starts = starts_, ends = ends_, axes = axes_, steps;
-    bool haveAxes = hasAxes_;
-    if (!attrs_) {
-      starts = ctx.input(1).toInt64Vector();
-      ends = ctx.input(2).toInt64Vector();
-      if (ctx.hasInput(3)) {
-        axes = ctx.input(3).toInt64Vector();
-        haveAxes = true;
-      }
-      if (ctx.hasInput(4)) steps = ctx.input(4).toInt64Vector();
-    }
-    const size_t n = starts.size();
-    if (ends.size() != n || (haveAxes && axes.size() != n) || (!steps.empty() && steps.size() != n))
-      ctx.fail("starts, ends, axes and steps must have the same length");
-    const auto is = contiguousStrides(x.shape());
-    std::vector<int64_t> shape = x.shape(), ss = is;
-    int64_t offset = 0;
-    for (size_t j = 0; j < n; ++j) {
-      const int64_t a = normAxis(ctx, haveAxes ? axes[j] : static_cast<int64_t>(j), rank);
-      const int64_t st = steps.empty() ? 1 : steps[j];
-      if (st == 0) ctx.fail("slice step must not be 0");
-      const int64_t d = x.dim(a);
-      int64_t s = starts[j], e = ends[j], count;
-      if (s < 0) s += d;
-      if (e < 0) e += d;
-      if (st > 0) {
-        s = std::clamp<int64_t>(s, 0, d);
-        e = std::clamp<int64_t>(e, 0, d);
-        count = e > s ? (e - s + st - 1) / st : 0;
-      } else {
-        s = std::clamp<int64_t>(s, 0, d - 1);
-        e = std::clamp<int64_t>(e, -1, d - 1);
-        count = s > e ? (s - e - st - 1) / (-st) : 0;
-      }
-      shape[a] = count;
-      if (count > 0) offset += s * is[a];
-      ss[a] = is[a] * st;
-    }
-    expectShape(ctx, y, shape);
+    const tensor_ops::SliceWindow w = tensor_ops::resolveSlice(ctx, params_, x.shape(), contiguousStrides(x.shape()));
+    expectShape(ctx, y, w.shape);
     if (y.numel() == 0) return;
-    const CopyGeom g = makeCopy(ctx, shape, ss, contiguousStrides(shape), offset, 0);
+    const CopyGeom g = makeCopy(ctx, w.shape, w.strides, contiguousStrides(w.shape), w.offset, 0);
     checkLaunch(launchStridedCopy(moverSize(x.dtype()), x.data(), y.data(), g, r.stream), "launchStridedCopy", ctx);
   }
 
  private:
-  bool attrs_;
-  std::vector<int64_t> starts_, ends_, axes_;
-  bool hasAxes_ = false;
+  tensor_ops::SliceParams params_;
 };
 
 std::unique_ptr<Kernel> makeSlice(const KernelInit& init) {
