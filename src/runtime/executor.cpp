@@ -37,7 +37,7 @@ ValueInfo typeOfValue(const std::string& name, const Value& v, const ValueInfo* 
 
 Executor::Executor(const Graph& graph, ThreadPool* pool, bool profiling, std::vector<std::string> extraInputs,
                    DeviceConfig device)
-    : graph_(graph), pool_(pool), profiling_(profiling), device_(device) {
+    : graph_(graph), pool_(pool), profiling_(profiling), device_(device), hooks_(makeInferHooks(graph)) {
   for (const auto& in : graph_.inputs) inputNames_.push_back(in.name);
   for (auto& e : extraInputs) inputNames_.push_back(std::move(e));
   prof_.resize(graph_.nodes.size());
@@ -91,7 +91,7 @@ std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, co
     st.types[name] = v;
   }
   shape::SymbolGenerator symbols;
-  shape::inferNodes(graph_, st, makeInferHooks(graph_), symbols, /*fold=*/true);
+  shape::inferNodes(graph_, st, hooks_, symbols, /*fold=*/true);
 
   auto addSlot = [&](const std::string& name) -> int {
     auto it = plan->slotOf.find(name);
@@ -353,7 +353,7 @@ void Executor::runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& st
     if (v.isTensor() && v.tensor.defined()) shape::setKnownValue(name, v.tensor, local);
   }
   shape::SymbolGenerator symbols;
-  shape::inferNode(node, local, makeInferHooks(graph_), symbols, nullptr, /*fold=*/false);
+  shape::inferNode(node, local, hooks_, symbols, nullptr, /*fold=*/false);
   for (size_t o = 0; o < step.out.size(); ++o) {
     int id = step.out[o];
     if (id < 0 || step.view) continue;

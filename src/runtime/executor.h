@@ -24,6 +24,7 @@
 #include "oinfer/session.h"
 #include "oinfer/value.h"
 #include "runtime/plan.h"
+#include "shape/infer.h"
 
 namespace oinfer::runtime {
 
@@ -108,7 +109,7 @@ class Executor {
   bool profiling_;
   DeviceConfig device_;
   std::vector<std::string> inputNames_;
-  SubgraphFactory subgraphs_;
+  shape::InferHooks hooks_;  // made once: plan making and every dynamic step use them
 
   mutable std::mutex planMu_;
   std::vector<std::shared_ptr<Plan>> plans_;  // most recent last; bounded
