@@ -18,7 +18,8 @@ enum class Device { kCPU = 0, kCUDA = 1 };
 struct SessionOptions {
   int threads = 0;                 // intra-op threads; 0 = hardware concurrency
   // A pool supplied by the host application (shared between sessions); when
-  // set, `threads` is ignored. Idle workers sleep; they never spin.
+  // set, `threads` is ignored. Workers poll for new work for the pool's
+  // spinMicros after their last chunk, then sleep (see thread_pool.h).
   std::shared_ptr<ThreadPool> threadPool;
   std::string logLevel = "warn";   // trace|debug|info|warn|error|off (OINFER_LOG_LEVEL overrides)
   int optimizationLevel = 1;       // 0 = no graph passes, 1 = all passes

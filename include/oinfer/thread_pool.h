@@ -3,11 +3,21 @@
 //
 // parallelFor splits [0, n) into at most size() chunks of at least `grain`
 // items; the calling thread works too, so a pool of size 1 runs inline with no
-// synchronisation. Idle workers sleep on a condition variable (no spinning).
-// Calls from several threads at once are safe: each call waits only for its
-// own chunks. A call allocates nothing: the callable is passed by reference
-// (RangeFn) and the call's bookkeeping lives on the caller's stack, so a
-// Session run can be allocation-free.
+// synchronisation. Calls from several threads at once are safe: each call
+// waits only for its own chunks. A call allocates nothing: the callable is
+// passed by reference (RangeFn) and the call's bookkeeping lives on the
+// caller's stack, so a Session run can be allocation-free.
+//
+// Waiting: waking a thread that sleeps on a condition variable takes tens to
+// hundreds of microseconds (measured 100-500 us on these VMs), longer than
+// many kernels, so a second thread woken per kernel helps little. A worker
+// therefore keeps polling (with a pause instruction) for `spinMicros` after
+// its last chunk before it sleeps, and a caller polls for its chunks to finish
+// for as long before it blocks. Within one inference the kernels come back to
+// back, so the workers stay awake through it; once the window has passed with
+// no work every worker sleeps: an idle pool uses no CPU. wake() sets the
+// sleeping workers polling ahead of a burst of work (Session::run calls it as
+// a run starts). spinMicros = 0: never poll (each call pays the wake-up).
 #pragma once
 
 #include <atomic>
@@ -37,7 +47,9 @@ class RangeFn {
 
 class ThreadPool {
  public:
-  explicit ThreadPool(int threads);  // total threads including the caller; <= 0 = hardware
+  static constexpr int kDefaultSpinMicros = 1000;
+  // threads: total threads including the caller; <= 0 = hardware concurrency.
+  explicit ThreadPool(int threads, int spinMicros = kDefaultSpinMicros);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -49,20 +61,33 @@ class ThreadPool {
   // scratch here at plan time, so no run grows it later on whichever thread
   // happens to take a chunk first.
   void runOnEachThread(RangeFn fn);
+  // Sets sleeping workers polling for work for the next spinMicros, so the
+  // next parallelFor does not wait for them to wake. Cheap when they already are.
+  void wake();
+  int spinMicros() const { return spinMicros_; }
 
  private:
   struct Job;
   void workerLoop();
   // Claims one chunk of `job` (under mu_) and runs it; false when none is left.
   bool runOneChunk(Job& job, std::unique_lock<std::mutex>& lock);
+  // Queues `job`, works on it with the caller's thread, and returns once all
+  // its chunks are done (rethrowing the first exception).
+  void runJob(Job& job);
+  // Polls (without mu_) until a job is queued, stop, or the spin window ends.
+  void pollForWork() const;
 
   int size_;
+  int spinMicros_;
   std::vector<std::thread> workers_;
   std::mutex mu_;
   std::condition_variable workCv_;  // a job was queued, or stop
   std::condition_variable doneCv_;  // a job finished its last chunk
   Job* head_ = nullptr;             // jobs with unclaimed chunks (intrusive list)
-  bool stop_ = false;
+  std::atomic<int> queued_{0};      // jobs on that list: what polling workers watch
+  std::atomic<bool> stop_{false};
+  int sleepers_ = 0;                // workers blocked on workCv_ (under mu_)
+  uint64_t wakeGen_ = 0;            // bumped by wake() (under mu_)
 };
 
 }  // namespace oinfer

@@ -221,6 +221,7 @@ struct ContextLease {
 }  // namespace
 
 std::vector<Tensor> Session::run(const TensorMap& inputs, const std::vector<std::string>& outputNames) {
+  impl_->pool->wake();  // workers wake while the inputs are checked and the plan found
   impl_->checkInputs(inputs);
   auto plan = impl_->planFor(inputs, outputNames);
   Executor& exec = *impl_->exec;
@@ -252,6 +253,7 @@ std::vector<Tensor> Session::run(const TensorMap& inputs, const std::vector<std:
 }
 
 void Session::runInto(const TensorMap& inputs, std::vector<Tensor>& outputs) {
+  impl_->pool->wake();
   impl_->checkInputs(inputs);
   const std::vector<std::string>& names = impl_->outputNames;
   auto plan = impl_->planFor(inputs, names);

@@ -1,20 +1,51 @@
 #include "ops/cpu/thread_pool.h"
 
 #include <algorithm>
+#include <chrono>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define OINFER_CPU_RELAX() _mm_pause()
+#elif defined(__aarch64__)
+#define OINFER_CPU_RELAX() asm volatile("yield" ::: "memory")
+#else
+#define OINFER_CPU_RELAX() std::this_thread::yield()
+#endif
 
 namespace oinfer {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Polls `ready` for up to `micros`, reading the clock every 64 pauses.
+template <class Pred>
+bool pollFor(int micros, Pred ready) {
+  if (micros <= 0) return ready();
+  const auto deadline = Clock::now() + std::chrono::microseconds(micros);
+  for (;;) {
+    for (int i = 0; i < 64; ++i) {
+      if (ready()) return true;
+      OINFER_CPU_RELAX();
+    }
+    if (Clock::now() >= deadline) return ready();
+  }
+}
+
+}  // namespace
 
 struct ThreadPool::Job {
   RangeFn fn;
   int64_t n = 0, per = 0, chunks = 0;
   int64_t next = 0;               // next chunk to claim (under mu_)
-  std::atomic<int64_t> done{0};   // chunks finished
+  std::atomic<int64_t> done{0};   // chunks finished; the last access a worker makes to the job
+  bool callerBlocked = false;     // the caller sleeps on doneCv_ (under mu_)
   std::exception_ptr error;       // first exception (under mu_)
   Job* link = nullptr;
   explicit Job(RangeFn f) : fn(f) {}
 };
 
-ThreadPool::ThreadPool(int threads) {
+ThreadPool::ThreadPool(int threads, int spinMicros) : spinMicros_(std::max(0, spinMicros)) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   size_ = threads;
   for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { workerLoop(); });
@@ -37,6 +68,7 @@ bool ThreadPool::runOneChunk(Job& job, std::unique_lock<std::mutex>& lock) {
     for (Job** p = &head_; *p; p = &(*p)->link)
       if (*p == &job) {
         *p = job.link;
+        queued_.fetch_sub(1, std::memory_order_relaxed);
         break;
       }
   }
@@ -50,17 +82,68 @@ bool ThreadPool::runOneChunk(Job& job, std::unique_lock<std::mutex>& lock) {
   }
   lock.lock();
   if (err && !job.error) job.error = err;
-  if (job.done.fetch_add(1) + 1 == job.chunks) doneCv_.notify_all();
+  // The caller may return (destroying `job`) as soon as it sees the last
+  // increment, so read what we need first.
+  const bool notify = job.callerBlocked;
+  if (job.done.fetch_add(1, std::memory_order_acq_rel) + 1 == job.chunks && notify) doneCv_.notify_all();
   return true;
+}
+
+void ThreadPool::pollForWork() const {
+  pollFor(spinMicros_, [this] {
+    return queued_.load(std::memory_order_acquire) > 0 || stop_.load(std::memory_order_relaxed);
+  });
 }
 
 void ThreadPool::workerLoop() {
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    workCv_.wait(lock, [this] { return stop_ || head_ != nullptr; });
-    if (stop_ && !head_) return;
-    runOneChunk(*head_, lock);
+    if (head_) {
+      runOneChunk(*head_, lock);
+      continue;
+    }
+    if (stop_) return;
+    if (spinMicros_ > 0) {
+      lock.unlock();
+      pollForWork();
+      lock.lock();
+      if (head_ || stop_) continue;
+    }
+    const uint64_t gen = wakeGen_;
+    ++sleepers_;
+    workCv_.wait(lock, [&] { return stop_ || head_ != nullptr || wakeGen_ != gen; });
+    --sleepers_;
   }
+}
+
+void ThreadPool::wake() {
+  if (spinMicros_ <= 0 || workers_.empty()) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (sleepers_ == 0) return;
+  ++wakeGen_;
+  workCv_.notify_all();
+}
+
+void ThreadPool::runJob(Job& job) {
+  std::unique_lock<std::mutex> lock(mu_);
+  job.link = head_;
+  head_ = &job;
+  queued_.fetch_add(1, std::memory_order_release);
+  if (sleepers_ > 0) workCv_.notify_all();
+  while (runOneChunk(job, lock)) {
+  }
+  // Every chunk is claimed; wait for the ones other threads run.
+  if (job.done.load(std::memory_order_acquire) != job.chunks) {
+    lock.unlock();
+    const bool finished =
+        pollFor(spinMicros_, [&] { return job.done.load(std::memory_order_acquire) == job.chunks; });
+    lock.lock();
+    if (!finished) {
+      job.callerBlocked = true;
+      doneCv_.wait(lock, [&] { return job.done.load(std::memory_order_acquire) == job.chunks; });
+    }
+  }
+  if (job.error) std::rethrow_exception(job.error);
 }
 
 void ThreadPool::parallelFor(int64_t n, RangeFn fn, int64_t grain) {
@@ -75,14 +158,7 @@ void ThreadPool::parallelFor(int64_t n, RangeFn fn, int64_t grain) {
   job.n = n;
   job.chunks = chunks;
   job.per = (n + chunks - 1) / chunks;
-  std::unique_lock<std::mutex> lock(mu_);
-  job.link = head_;
-  head_ = &job;
-  workCv_.notify_all();
-  while (runOneChunk(job, lock)) {
-  }
-  doneCv_.wait(lock, [&] { return job.done.load() == job.chunks; });
-  if (job.error) std::rethrow_exception(job.error);
+  runJob(job);
 }
 
 void ThreadPool::runOnEachThread(RangeFn fn) {
@@ -105,14 +181,7 @@ void ThreadPool::runOnEachThread(RangeFn fn) {
   job.n = n;
   job.chunks = n;
   job.per = 1;
-  std::unique_lock<std::mutex> lock(mu_);
-  job.link = head_;
-  head_ = &job;
-  workCv_.notify_all();
-  while (runOneChunk(job, lock)) {
-  }
-  doneCv_.wait(lock, [&] { return job.done.load() == job.chunks; });
-  if (job.error) std::rethrow_exception(job.error);
+  runJob(job);
 }
 
 }  // namespace oinfer
