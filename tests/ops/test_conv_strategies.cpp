@@ -11,6 +11,7 @@
 #include <random>
 
 #include "op_tester.h"
+#include "ops/cpu/conv_fast.h"
 
 namespace oinfer::testing {
 namespace {
@@ -82,6 +83,42 @@ TEST(ConvStrategy, Im2colPackedGemm) {
   runCase({1, 16, 12, 12}, {24, 16, 3, 3}, {1, 1, 1, 1}, true, false);  // weights not constant
 }
 
+conv::ConvGeom geom3x3(int64_t C, int64_t M, int64_t H, int64_t W, int64_t pad) {
+  conv::ConvGeom g;
+  g.N = 1;
+  g.C = g.Cg = C;
+  g.M = g.Mg = M;
+  g.img = {1, H, W};
+  g.grid = {1, H + 2 * pad - 2, W + 2 * pad - 2};
+  g.k = {1, 3, 3};
+  g.padBegin = {0, pad, pad};
+  g.K = 9;
+  g.imgSize = H * W;
+  g.gridSize = g.grid[1] * g.grid[2];
+  g.noPadding = pad == 0;
+  return g;
+}
+
+// Winograd F(2x2, 3x3) for constant-weight 3x3 stride-1 convs: border tiles
+// (pad 1), odd output sizes (a half-empty last tile row and column), no
+// padding, batch 2, channel counts off the GEMM's tile sizes, and more tiles
+// than one chunk (the 16 * tiles * (C + M) working set is split).
+TEST(ConvStrategy, Winograd3x3) {
+  // The shapes below do take the Winograd path; small ones do not.
+  EXPECT_TRUE(conv::winogradSuits(geom3x3(16, 16, 24, 24, 1)));
+  EXPECT_TRUE(conv::winogradSuits(geom3x3(20, 18, 13, 15, 1)));
+  EXPECT_TRUE(conv::winogradSuits(geom3x3(16, 32, 17, 16, 0)));
+  EXPECT_TRUE(conv::winogradSuits(geom3x3(16, 1024, 16, 16, 1)));
+  EXPECT_FALSE(conv::winogradSuits(geom3x3(16, 16, 7, 7, 1))) << "16 tiles: too few";
+  EXPECT_FALSE(conv::winogradSuits(geom3x3(8, 16, 24, 24, 1))) << "8 input channels: too few";
+  runCase({1, 16, 24, 24}, {16, 16, 3, 3}, {1, 1, 1, 1}, true);
+  runCase({2, 20, 13, 15}, {18, 20, 3, 3}, {1, 1, 1, 1}, false);
+  runCase({1, 16, 17, 16}, {32, 16, 3, 3}, {1, 1, 0, 1}, true);
+  runCase({1, 16, 16, 16}, {1024, 16, 3, 3}, {1, 1, 1, 1}, true);  // 64 tiles in chunks of 60
+  // The same shapes with weights given at run time take im2col instead.
+  runCase({1, 16, 24, 24}, {16, 16, 3, 3}, {1, 1, 1, 1}, true, false);
+}
+
 // Mg <= 4: per-channel direct row passes instead of a GEMM.
 TEST(ConvStrategy, SmallMDirect) {
   runCase({1, 8, 20, 37}, {3, 8, 5, 5}, {1, 1, 2, 1}, true);   // SRCNN's last layer, scaled down
@@ -116,7 +153,7 @@ TEST(ConvStrategy, DepthwiseRowWidths) {
 }
 
 // FusedConv = act(Conv + Z): every activation, with and without residual,
-// on a GEMM strategy and on the depthwise one.
+// on the GEMM strategies, the depthwise one and Winograd.
 float actRef(const std::string& a, const std::vector<float>& p, float x) {
   if (a == "Relu") return std::max(x, 0.f);
   if (a == "Clip") return std::min(std::max(x, p[0]), p[1]);
@@ -142,7 +179,8 @@ TEST(ConvStrategy, FusedConvActivationsAndResidual) {
   const Shape shapes[] = {{{1, 8, 10, 10}, {12, 8, 3, 3}, {1, 1, 1, 1}},
                           {{1, 16, 6, 6}, {16, 16, 1, 1}, {}},
                           {{1, 8, 9, 9}, {8, 1, 3, 3}, {8, 2, 1, 1}},
-                          {{1, 6, 9, 9}, {3, 6, 3, 3}, {1, 1, 1, 1}}};
+                          {{1, 6, 9, 9}, {3, 6, 3, 3}, {1, 1, 1, 1}},
+                          {{1, 16, 12, 12}, {16, 16, 3, 3}, {1, 1, 1, 1}}};  // Winograd
   for (const auto& s : shapes)
     for (const auto& [act, params] : acts)
       for (bool residual : {false, true}) {

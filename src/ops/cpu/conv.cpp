@@ -190,7 +190,6 @@ class ConvKernel final : public Kernel {
     group_ = node_.attrInt("group", 1);
     fused_ = node_.opType == "FusedConv";
     reserveThreadScratch(init.pool);
-    conv::reserveConvThreadScratch(init.pool);
     if (fused_) act_ = conv::parseActivation(node_);
     if (const Tensor* w = init.constInput(1)) w_ = *w;
     if (init.hasInput(2))
@@ -218,7 +217,14 @@ class ConvKernel final : public Kernel {
       wg.Mg = w_.dim(0) / group_;
       wg.Cg = w_.dim(1);
       wg.K = w_.numel() / std::max<int64_t>(1, w_.dim(0) * w_.dim(1));
-      if (!(geom_ && strategy_ == Strategy::kDepthwise)) packed_ = conv::packConvWeights(wg, w_.data<float>());
+      // Winograd needs the static geometry (it is chosen per shape) and
+      // replaces the GEMM packing; another input shape falls back to im2col.
+      if (geom_ && strategy_ == Strategy::kIm2col && w_.shape() == wShape_ && conv::winogradSuits(*geom_)) {
+        strategy_ = Strategy::kWinograd;
+        winograd_ = conv::packWinogradWeights(*geom_, w_.data<float>());
+      } else if (!(geom_ && strategy_ == Strategy::kDepthwise)) {
+        packed_ = conv::packConvWeights(wg, w_.data<float>());
+      }
     }
   }
 
@@ -251,6 +257,11 @@ class ConvKernel final : public Kernel {
                ", expected the output's " + shapeToString(y.shape()));
     if (y.numel() == 0) return;
     if (x.dtype() == DataType::kFloat) {
+      if (st == Strategy::kWinograd) {
+        conv::convWinograd(ctx.pool(), g, x.data<float>(), winograd_, b ? b->data<float>() : nullptr,
+                           z ? z->data<float>() : nullptr, y.data<float>(), act_);
+        return;
+      }
       const bool usePacked = w_.defined() && st != Strategy::kDepthwise;
       conv::convFloat(ctx.pool(), g, st, x.data<float>(), w.data<float>(), usePacked ? packed_ : noPacked_,
                       b ? b->data<float>() : nullptr, z ? z->data<float>() : nullptr, y.data<float>(), act_);
@@ -275,6 +286,7 @@ class ConvKernel final : public Kernel {
   bool fused_ = false;
   conv::Activation act_;
   std::vector<PackedA> packed_, noPacked_;
+  std::vector<PackedB> winograd_;  // strategy_ == kWinograd: U = G w G^T per tile position
 };
 
 }  // namespace

@@ -11,7 +11,7 @@
 
 namespace oinfer::conv {
 
-enum class Strategy { kPointwise, kDepthwise, kIm2col };
+enum class Strategy { kPointwise, kDepthwise, kIm2col, kWinograd };
 
 Strategy chooseStrategy(const ConvGeom& g);
 
@@ -29,11 +29,15 @@ std::vector<PackedA> packConvWeights(const ConvGeom& g, const float* w);
 void convFloat(ThreadPool& pool, const ConvGeom& g, Strategy st, const float* x, const float* w,
                const std::vector<PackedA>& packed, const float* b, const float* z, float* y, const Activation& act);
 
+// Winograd F(2x2, 3x3) (conv_winograd.cpp): for 2-d 3x3 stride-1 convs with
+// enough channels and output tiles; chosen at plan time for constant
+// weights, which packWinogradWeights transforms and packs (16 PackedB).
+bool winogradSuits(const ConvGeom& g);
+std::vector<PackedB> packWinogradWeights(const ConvGeom& g, const float* w);
+void convWinograd(ThreadPool& pool, const ConvGeom& g, const float* x, const std::vector<PackedB>& U, const float* b,
+                  const float* z, float* y, const Activation& act);
+
 // Parses a FusedConv's activation / activation_params attributes.
 Activation parseActivation(const Node& node);
-
-// Sizes the im2col row scratch on every thread of `pool` at plan time (see
-// reserveThreadScratch in gemm/sgemm.h).
-void reserveConvThreadScratch(ThreadPool* pool);
 
 }  // namespace oinfer::conv

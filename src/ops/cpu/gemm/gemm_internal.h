@@ -58,6 +58,19 @@ class BPacker {
 void gemmPackedA(const PackedA& A, int64_t N, const BPacker& b, float alpha, float beta, float* C, int64_t ldc,
                  const GemmEpilogue& ep, ThreadPool* pool);
 
+// C = alpha * A * B + beta * C with the epilogue, both operands packed (B
+// may be a view on caller-owned memory in the packB layout: see packedBView).
+void gemmPackedAB(const PackedA& A, const PackedB& B, float alpha, float beta, float* C, int64_t ldc,
+                  const GemmEpilogue& ep, ThreadPool* pool);
+
+// A PackedB over `data` (not owned; no allocation) holding a K x N operand in
+// the layout packB produces for this ISA: for each K block k0 (kKc rows),
+// roundUp(N, nr) / nr panels of kl x nr starting at data + k0 * roundUp(N, nr).
+PackedB packedBView(int64_t K, int64_t N, float* data);
+// The same for an M x K left operand in the packA layout: for each K block
+// k0, roundUp(M, mr) / mr panels of kl x mr starting at data + k0 * roundUp(M, mr).
+PackedA packedAView(int64_t M, int64_t K, float* data);
+
 // Nonlinear activations the micro-kernel cannot apply (all but Relu/Clip) on
 // a rows x cols block.
 void activateBlock(const GemmEpilogue& ep, float* c, int64_t ldc, int64_t rows, int64_t cols);

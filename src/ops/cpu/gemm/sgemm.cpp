@@ -282,6 +282,35 @@ void gemmPackedA(const PackedA& A, int64_t N, const BPacker& b, float alpha, flo
   driver(A.M, N, A.K, as, bs, alpha, beta, C, ldc, ep, pool);
 }
 
+void gemmPackedAB(const PackedA& A, const PackedB& B, float alpha, float beta, float* C, int64_t ldc,
+                  const GemmEpilogue& ep, ThreadPool* pool) {
+  ASource as;
+  as.packed = &A;
+  BSource bs;
+  bs.packed = &B;
+  driver(A.M, B.N, A.K, as, bs, alpha, beta, C, ldc, ep, pool);
+}
+
+PackedB packedBView(int64_t K, int64_t N, float* data) {
+  PackedB p;
+  p.K = K;
+  p.N = N;
+  p.nr = isa().nr;
+  p.kc = kKc;
+  p.data = std::shared_ptr<float[]>(std::shared_ptr<float[]>(), data);  // aliasing: no control block
+  return p;
+}
+
+PackedA packedAView(int64_t M, int64_t K, float* data) {
+  PackedA p;
+  p.M = M;
+  p.K = K;
+  p.mr = isa().mr;
+  p.kc = kKc;
+  p.data = std::shared_ptr<float[]>(std::shared_ptr<float[]>(), data);
+  return p;
+}
+
 }  // namespace gemm
 
 using namespace gemm;

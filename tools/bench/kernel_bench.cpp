@@ -1,0 +1,140 @@
+// Kernel-level benchmark: float Conv (the ResNet-50 layer shapes) through
+// conv::convFloat with weights packed as at plan time, reporting median
+// milliseconds and GFLOP/s per shape at 1 and 2 threads. A tool for tuning
+// the GEMM / Conv kernels; model-level comparisons against onnxruntime are
+// tools/bench/bench.py.
+// The strategy is the one a plan picks for constant weights (Winograd for the
+// 3x3 stride-1 layers unless --no-winograd).
+//   oinfer-kernel-bench [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ops/cpu/conv_fast.h"
+#include "ops/cpu/gemm/sgemm.h"
+
+using namespace oinfer;
+
+namespace {
+
+struct LayerShape {
+  const char* name;
+  int64_t C, M, H, k, s, pad, count;  // count: how many times ResNet-50 runs it
+};
+
+conv::ConvGeom geom(const LayerShape& sh) {
+  conv::ConvGeom g;
+  g.N = 1;
+  g.C = sh.C;
+  g.M = sh.M;
+  g.G = 1;
+  g.Cg = sh.C;
+  g.Mg = sh.M;
+  g.img = {1, sh.H, sh.H};
+  const int64_t O = (sh.H + 2 * sh.pad - sh.k) / sh.s + 1;
+  g.grid = {1, O, O};
+  g.k = {1, sh.k, sh.k};
+  g.s = {1, sh.s, sh.s};
+  g.padBegin = {0, sh.pad, sh.pad};
+  g.K = sh.k * sh.k;
+  g.imgSize = sh.H * sh.H;
+  g.gridSize = O * O;
+  g.noPadding = sh.pad == 0;
+  return g;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int threads = 0, reps = 30;
+  std::string filter;
+  bool winograd = true;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
+    else if (!std::strcmp(argv[i], "--no-winograd")) winograd = false;
+    else {
+      std::printf("usage: %s [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd]\n", argv[0]);
+      return 2;
+    }
+  }
+  const LayerShape shapes[] = {
+      {"conv1 7x7s2 3->64 @224", 3, 64, 224, 7, 2, 3, 1},
+      {"l1 1x1 64->64 @56", 64, 64, 56, 1, 1, 0, 1},
+      {"l1 3x3 64->64 @56", 64, 64, 56, 3, 1, 1, 3},
+      {"l1 1x1 64->256 @56", 64, 256, 56, 1, 1, 0, 4},
+      {"l1 1x1 256->64 @56", 256, 64, 56, 1, 1, 0, 2},
+      {"l2 1x1 256->128 @56", 256, 128, 56, 1, 1, 0, 1},
+      {"l2 3x3s2 128 @56", 128, 128, 56, 3, 2, 1, 1},
+      {"l2 3x3 128 @28", 128, 128, 28, 3, 1, 1, 3},
+      {"l2 1x1 128->512 @28", 128, 512, 28, 1, 1, 0, 4},
+      {"l2 1x1 512->128 @28", 512, 128, 28, 1, 1, 0, 3},
+      {"l2 ds 1x1s2 256->512 @56", 256, 512, 56, 1, 2, 0, 1},
+      {"l3 1x1 512->256 @28", 512, 256, 28, 1, 1, 0, 1},
+      {"l3 3x3s2 256 @28", 256, 256, 28, 3, 2, 1, 1},
+      {"l3 3x3 256 @14", 256, 256, 14, 3, 1, 1, 5},
+      {"l3 1x1 256->1024 @14", 256, 1024, 14, 1, 1, 0, 6},
+      {"l3 1x1 1024->256 @14", 1024, 256, 14, 1, 1, 0, 5},
+      {"l3 ds 1x1s2 512->1024 @28", 512, 1024, 28, 1, 2, 0, 1},
+      {"l4 1x1 1024->512 @14", 1024, 512, 14, 1, 1, 0, 1},
+          {"l4 3x3s2 512 @14", 512, 512, 14, 3, 2, 1, 1},
+      {"l4 3x3 512 @7", 512, 512, 7, 3, 1, 1, 2},
+      {"l4 1x1 512->2048 @7", 512, 2048, 7, 1, 1, 0, 3},
+      {"l4 1x1 2048->512 @7", 2048, 512, 7, 1, 1, 0, 2},
+      {"l4 ds 1x1s2 1024->2048 @14", 1024, 2048, 14, 1, 2, 0, 1},
+  };
+  ThreadPool pool(threads);
+  reserveThreadScratch(&pool);
+  std::printf("isa %s, %d thread(s)\n| shape | median ms | best ms | GFLOP/s (median) | x in ResNet-50 | ms in ResNet-50 |\n"
+              "|---|---|---|---|---|---|\n",
+              sgemmIsa(), pool.size());
+  std::mt19937 rng(1);
+  std::normal_distribution<float> nd;
+  double totalMs = 0, totalBest = 0, totalFlop = 0;
+  for (const LayerShape& sh : shapes) {
+    if (!filter.empty() && std::string(sh.name).find(filter) == std::string::npos) continue;
+    const conv::ConvGeom g = geom(sh);
+    std::vector<float> x(g.C * g.imgSize), w(g.M * g.C * g.K), b(g.M), y(g.M * g.gridSize);
+    for (auto& v : x) v = nd(rng);
+    for (auto& v : w) v = nd(rng) * 0.05f;
+    for (auto& v : b) v = nd(rng);
+    conv::Strategy st = conv::chooseStrategy(g);
+    std::vector<PackedA> packed;
+    std::vector<PackedB> wino;
+    if (winograd && st == conv::Strategy::kIm2col && conv::winogradSuits(g)) {
+      st = conv::Strategy::kWinograd;
+      wino = conv::packWinogradWeights(g, w.data());
+    } else {
+      packed = conv::packConvWeights(g, w.data());
+    }
+    conv::Activation act;
+    act.act = GemmActivation::kRelu;
+    std::vector<double> ms;
+    for (int r = 0; r < reps + 3; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      if (st == conv::Strategy::kWinograd)
+        conv::convWinograd(pool, g, x.data(), wino, b.data(), nullptr, y.data(), act);
+      else
+        conv::convFloat(pool, g, st, x.data(), w.data(), packed, b.data(), nullptr, y.data(), act);
+      const auto t1 = std::chrono::steady_clock::now();
+      if (r >= 3) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    const double med = ms[ms.size() / 2];
+    const double flop = 2.0 * g.M * g.C * g.K * g.gridSize;
+    totalMs += med * sh.count;
+    totalBest += ms.front() * sh.count;
+    totalFlop += flop * sh.count;
+    std::printf("| %s%s | %.3f | %.3f | %.1f | %lld | %.2f |\n", sh.name,
+                st == conv::Strategy::kWinograd ? " (winograd)" : "", med, ms.front(), flop / med * 1e-6,
+                (long long)sh.count, med * sh.count);
+  }
+  std::printf("| total | %.2f | %.2f | %.1f | | |\n", totalMs, totalBest, totalFlop / totalMs * 1e-6);
+  return 0;
+}
