@@ -7,7 +7,13 @@ loads its model (oinfer: Graph::loadFromONNX + Session + the first plan;
 onnxruntime: InferenceSession with ORT_ENABLE_ALL and the same intra-op thread
 count), warms up, then the parent has them run one inference each in turn,
 alternating which goes first, so a shared machine's slow spells hit both
-engines alike. Each worker times only its own run call.
+engines alike. Each worker times only its own run call. While one engine runs,
+the other's process is paused (SIGSTOP; SIGCONT before its own turn), as if
+it were not on the machine: onnxruntime's pool threads keep spinning for a
+while after a run, and left running they took one of the two cores from
+oinfer's timed runs (SqueezeNet 1.1 at 2 threads: oinfer 17.9 ms next to a
+spinning onnxruntime, 8.3 ms with onnxruntime's spinning off, 6.5 ms alone).
+--no-pause turns the pausing off.
 
 Reported per configuration: median latency of each engine and the ratio
 oinfer / onnxruntime, achieved GFLOP/s and its fraction of the machine's fp32
@@ -33,6 +39,7 @@ import math
 import multiprocessing as mp
 import os
 import platform
+import signal
 import statistics
 import sys
 import time
@@ -400,6 +407,14 @@ def worker(conn, engine, path, spec, seed, threads, shim, warmup, profiling, opt
             return
 
 
+def _proc_state(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
+
+
 class Worker:
     def __init__(self, ctx, engine, *args):
         self.engine = engine
@@ -438,7 +453,21 @@ class Worker:
             raise RuntimeError(val)
         return val
 
+    def pause(self):
+        """SIGSTOP, and wait (up to 0.5 s) until the process is stopped."""
+        if not self.proc.is_alive():
+            return
+        os.kill(self.proc.pid, signal.SIGSTOP)
+        deadline = time.perf_counter() + 0.5
+        while _proc_state(self.proc.pid) not in ("T", "t", None) and time.perf_counter() < deadline:
+            time.sleep(0.0005)
+
+    def resume(self):
+        if self.proc.is_alive():
+            os.kill(self.proc.pid, signal.SIGCONT)
+
     def stop(self):
+        self.resume()
         if self.proc.is_alive():
             self.proc.join(10)
         if self.proc.is_alive():
@@ -495,12 +524,19 @@ def bench_config(ctx, args, shim, path, spec, flops, threads, peak):
             break
         order = live if i % 2 == 0 else live[::-1]
         for e in order:
+            if args.pause:
+                for other in live:
+                    if other != e:
+                        workers[other].pause()
+                workers[e].resume()
             try:
                 times[e].append(workers[e].call("run"))
             except RuntimeError as err:
                 workers[e].error = str(err)
         live = [e for e in live if workers[e].error is None]
         i += 1
+    for w in workers.values():
+        w.resume()
     outs = {}
     for e, w in workers.items():
         r = {"error": w.error}
@@ -666,6 +702,8 @@ def main():
     ap.add_argument("--peak-seconds", type=float, default=0.5, help="length of one FMA-loop trial")
     ap.add_argument("--no-peak", action="store_true", help="skip the fp32 peak measurement")
     ap.add_argument("--load-timeout", type=float, default=600)
+    ap.add_argument("--no-pause", dest="pause", action="store_false",
+                    help="leave the idle engine's process running during the other's timed runs")
     ap.add_argument("--shim", help="path of liboinfer_bench_shim.so (default: build-bench/ or build/)")
     ap.add_argument("--json", default="bench_results.json", help="JSON output file (default %(default)s)")
     ap.add_argument("--note", default="", help="free text stored in the JSON (e.g. 'machine shared')")
@@ -748,7 +786,7 @@ def main():
                      "python": platform.python_version()},
         "config": {"batches": batches, "threads": thread_counts, "iters": args.iters, "min_iters": args.min_iters,
                    "max_seconds": args.max_seconds, "warmup": args.warmup, "rtol": RTOL, "atol": ATOL,
-                   "seed": args.seed, "shim": shim},
+                   "seed": args.seed, "shim": shim, "pause_idle_engine": args.pause},
         "results": results,
     }
     with open(args.json, "w") as f:
