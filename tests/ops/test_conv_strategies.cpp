@@ -26,13 +26,16 @@ Tensor rnd(std::vector<int64_t> shape, uint32_t seed) {
 
 struct P2 {
   int64_t group = 1, stride = 1, pad = 0, dil = 1;
+  std::vector<int64_t> pads = {};  // [top, left, bottom, right]; empty: `pad` on every side
+  std::vector<int64_t> all() const { return pads.empty() ? std::vector<int64_t>{pad, pad, pad, pad} : pads; }
 };
 
 Tensor direct(const Tensor& x, const Tensor& w, const Tensor* b, const P2& p) {
   const int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3);
   const int64_t M = w.dim(0), Cg = w.dim(1), KH = w.dim(2), KW = w.dim(3), Mg = M / p.group;
-  const int64_t OH = (H + 2 * p.pad - p.dil * (KH - 1) - 1) / p.stride + 1;
-  const int64_t OW = (W + 2 * p.pad - p.dil * (KW - 1) - 1) / p.stride + 1;
+  const std::vector<int64_t> pd = p.all();
+  const int64_t OH = (H + pd[0] + pd[2] - p.dil * (KH - 1) - 1) / p.stride + 1;
+  const int64_t OW = (W + pd[1] + pd[3] - p.dil * (KW - 1) - 1) / p.stride + 1;
   Tensor y(DataType::kFloat, {N, M, OH, OW});
   const float* xp = x.data<float>();
   const float* wp = w.data<float>();
@@ -45,7 +48,7 @@ Tensor direct(const Tensor& x, const Tensor& w, const Tensor* b, const P2& p) {
           for (int64_t c = 0; c < Cg; ++c)
             for (int64_t kh = 0; kh < KH; ++kh)
               for (int64_t kw = 0; kw < KW; ++kw) {
-                const int64_t ih = oh * p.stride - p.pad + kh * p.dil, iw = ow * p.stride - p.pad + kw * p.dil;
+                const int64_t ih = oh * p.stride - pd[0] + kh * p.dil, iw = ow * p.stride - pd[1] + kw * p.dil;
                 if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
                 s += double(xp[((n * C + g * Cg + c) * H + ih) * W + iw]) * wp[((m * Cg + c) * KH + kh) * KW + kw];
               }
@@ -62,7 +65,8 @@ void runCase(std::vector<int64_t> xs, std::vector<int64_t> ws, P2 p, bool bias, 
   if (bias) t.constantInput("B", b);
   t.attr("group", p.group);
   t.attr("strides", std::vector<int64_t>{p.stride, p.stride});
-  t.attr("pads", std::vector<int64_t>{p.pad, p.pad, p.pad, p.pad});
+  const std::vector<int64_t> pd = p.all();
+  t.attr("pads", std::vector<int64_t>{pd[0], pd[1], pd[2], pd[3]});
   t.attr("dilations", std::vector<int64_t>{p.dil, p.dil});
   t.expect("Y", direct(x, w, bias ? &b : nullptr, p), 1e-4, 1e-4);
   t.run();
@@ -119,7 +123,27 @@ TEST(ConvStrategy, Winograd3x3) {
   runCase({1, 16, 24, 24}, {16, 16, 3, 3}, {1, 1, 1, 1}, true, false);
 }
 
-// Mg <= 4: per-channel direct row passes instead of a GEMM.
+// Stride 1, not 1x1: the shifted-input GEMM (B read from a zero-padded
+// copy of the input). Asymmetric and zero padding, dilation, K blocks
+// (Cg*K > 256), several row chunks (Mg * padded width large), groups, M off
+// the micro-kernel's tile, rectangular kernels; also on the AVX2 / generic
+// micro-kernels when the suite runs under OINFER_GEMM_ISA.
+TEST(ConvStrategy, ShiftedInputGemm) {
+  P2 asym;
+  asym.pads = {0, 2, 1, 0};
+  runCase({1, 5, 11, 13}, {7, 5, 3, 3}, asym, true);
+  P2 wide;
+  wide.pads = {3, 1, 0, 2};
+  wide.dil = 2;
+  runCase({2, 3, 12, 9}, {5, 3, 2, 4}, wide, false);                 // 2x4 kernel, dilation 2
+  runCase({1, 40, 10, 10}, {13, 40, 3, 3}, {1, 1, 1, 1}, true);    // Cg*K = 360: two K blocks
+  runCase({1, 4, 80, 80}, {256, 4, 3, 3}, {1, 1, 1, 1}, true);     // rows in chunks of 24
+  runCase({1, 8, 33, 40}, {3, 8, 9, 9}, {1, 1, 4, 1}, true);       // SRCNN-like 9x9, 3 outputs
+  runCase({1, 16, 12, 12}, {24, 8, 5, 5}, {2, 1, 0, 1}, true);     // groups, no padding
+}
+
+// Mg <= 4: per-channel direct row passes instead of a GEMM (stride 2; the
+// stride-1 cases take the shifted GEMM).
 TEST(ConvStrategy, SmallMDirect) {
   runCase({1, 8, 20, 37}, {3, 8, 5, 5}, {1, 1, 2, 1}, true);   // SRCNN's last layer, scaled down
   runCase({1, 8, 21, 40}, {2, 8, 3, 3}, {1, 2, 1, 1}, false);  // stride 2

@@ -11,14 +11,21 @@
 //  - depthwise (Cg == 1): a direct loop per output row, an axpy per kernel tap
 //    over the output columns whose tap lies inside the input (bounds
 //    precomputed), then the epilogue on the row while it is in cache.
-//  - small M (Mg <= 4 output channels per group, AVX-512, 2-d, stride 1/2):
-//    per output row, one register-blocked row pass per input channel
+//  - shifted (2-d, stride 1, not 1x1; conv_shifted.cpp): the GEMM reads B
+//    straight from a zero-padded copy of the input, each B row being the
+//    image shifted by one kernel tap: no im2col at all. Measured against
+//    im2col (2 threads): SRCNN's 9x9 3->64 stem 11.4 vs 12.2-16.3 ms, its
+//    5x5 32->3 tail 3.1 vs 9.1 ms (the small-M path below), SqueezeNet's
+//    expand3x3 at 55x55 0.32 vs 0.40 ms; ResNet's 3x3 layers about even.
+//  - small M (Mg <= 4 output channels per group, AVX-512, 2-d, stride 2;
+//    stride 1 takes the shifted GEMM): per output row, one register-blocked row pass per input channel
 //    (directSmallM), since a GEMM would use a fraction of its micro-kernel
 //    rows while re-packing the whole im2col.
 // Bias, the residual input and the activation go through the GEMM epilogue.
-// Limits: no Winograd (3x3 convs run im2col + GEMM), no NHWC layout; the
-// direct kernels need AVX-512 (elsewhere the portable depthwise loop and the
-// GEMM run).
+//  - Winograd F(2x2, 3x3) (conv_winograd.cpp) for 3x3 stride-1 layers with
+//    enough channels and tiles, chosen by the Conv kernel at plan time.
+// Limits: no NHWC layout; the direct depthwise / small-M kernels need
+// AVX-512 (elsewhere the portable depthwise loop and the GEMM run).
 #include "ops/cpu/conv_fast.h"
 
 #include <algorithm>
@@ -303,6 +310,15 @@ void convFloat(ThreadPool& pool, const ConvGeom& g, Strategy st, const float* x,
                const std::vector<PackedA>& packed, const float* b, const float* z, float* y, const Activation& act) {
   if (st == Strategy::kDepthwise) {
     depthwise(pool, g, x, w, b, z, y, act);
+    return;
+  }
+  if (st == Strategy::kIm2col && shiftedSuits(g)) {
+    if (packed.size() == size_t(g.G)) {
+      convShifted(pool, g, packed, x, b, z, y, act);
+    } else {
+      const std::vector<PackedA> local = packConvWeights(g, w);
+      convShifted(pool, g, local, x, b, z, y, act);
+    }
     return;
   }
   if (smallMDirect(g)) {

@@ -28,10 +28,17 @@ struct TileArgs {
 using MicroKernel = void (*)(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int rows, int cols,
                              const TileArgs& t);
 
+// The same tile with B row k read at b + shifts[k] (nr floats, unpacked):
+// the shifted-input convolution reads its B straight from a zero-padded
+// input image, row k being the image shifted by kernel tap k.
+using ShiftedKernel = void (*)(int64_t kc, const float* a, const float* b, const int64_t* shifts, float* c,
+                               int64_t ldc, int rows, int cols, const TileArgs& t);
+
 struct Isa {
   const char* name;
   int mr, nr;
   MicroKernel kernel;
+  ShiftedKernel shifted;
 };
 
 const Isa& isa();  // chosen once from the running CPU

@@ -25,14 +25,17 @@ namespace {
 #ifdef OINFER_GEMM_X86
 constexpr int kMr512 = 12, kNr512 = 32;
 
-template <int R>
-__attribute__((target("avx512f"))) void k512(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
-                                              int cols, const TileArgs& t) {
+// kShift: B row k is read at b + shifts[k] (the shifted-input convolution,
+// see ShiftedKernel) instead of from a packed panel.
+template <int R, bool kShift>
+__attribute__((target("avx512f"))) void k512(int64_t kc, const float* a, const float* b, const int64_t* shifts,
+                                              float* c, int64_t ldc, int cols, const TileArgs& t) {
   __m512 c0[R], c1[R];
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r) c0[r] = c1[r] = _mm512_setzero_ps();
   for (int64_t k = 0; k < kc; ++k) {
-    const __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
+    const float* bk = kShift ? b + shifts[k] : b;
+    const __m512 b0 = _mm512_loadu_ps(bk), b1 = _mm512_loadu_ps(bk + 16);
 #pragma GCC unroll 12
     for (int r = 0; r < R; ++r) {
       const __m512 av = _mm512_set1_ps(a[r]);
@@ -40,7 +43,7 @@ __attribute__((target("avx512f"))) void k512(int64_t kc, const float* a, const f
       c1[r] = _mm512_fmadd_ps(av, b1, c1[r]);
     }
     a += kMr512;
-    b += kNr512;
+    if (!kShift) b += kNr512;
   }
   const __mmask16 m0 = cols >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << cols) - 1);
   const __mmask16 m1 = cols >= 32 ? __mmask16(0xFFFF) : cols > 16 ? __mmask16((1u << (cols - 16)) - 1) : __mmask16(0);
@@ -81,12 +84,12 @@ __attribute__((target("avx512f"))) void k512(int64_t kc, const float* a, const f
   }
 }
 
-template <int... Rs>
-void dispatch512(int rows, int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int cols,
-                 const TileArgs& t, std::integer_sequence<int, Rs...>) {
-  using Fn = void (*)(int64_t, const float*, const float*, float*, int64_t, int, const TileArgs&);
-  static constexpr Fn table[] = {&k512<Rs + 1>...};
-  table[rows - 1](kc, a, b, c, ldc, cols, t);
+template <bool kShift, int... Rs>
+void dispatch512(int rows, int64_t kc, const float* a, const float* b, const int64_t* shifts, float* c, int64_t ldc,
+                 int cols, const TileArgs& t, std::integer_sequence<int, Rs...>) {
+  using Fn = void (*)(int64_t, const float*, const float*, const int64_t*, float*, int64_t, int, const TileArgs&);
+  static constexpr Fn table[] = {&k512<Rs + 1, kShift>...};
+  table[rows - 1](kc, a, b, shifts, c, ldc, cols, t);
 }
 
 // exp(x) = 2^n * e^r, n = round(x / ln 2), |r| <= ln2 / 2, e^r by a degree-6
@@ -162,19 +165,24 @@ namespace {
 
 void kernel512(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int rows, int cols,
                const TileArgs& t) {
-  dispatch512(rows, kc, a, b, c, ldc, cols, t, std::make_integer_sequence<int, kMr512>{});
+  dispatch512<false>(rows, kc, a, b, nullptr, c, ldc, cols, t, std::make_integer_sequence<int, kMr512>{});
+}
+void shifted512(int64_t kc, const float* a, const float* b, const int64_t* shifts, float* c, int64_t ldc, int rows,
+                int cols, const TileArgs& t) {
+  dispatch512<true>(rows, kc, a, b, shifts, c, ldc, cols, t, std::make_integer_sequence<int, kMr512>{});
 }
 
 constexpr int kMr256 = 6, kNr256 = 16;
 
-template <int R>
-__attribute__((target("avx2,fma"))) void k256(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
-                                               int cols, const TileArgs& t) {
+template <int R, bool kShift>
+__attribute__((target("avx2,fma"))) void k256(int64_t kc, const float* a, const float* b, const int64_t* shifts,
+                                               float* c, int64_t ldc, int cols, const TileArgs& t) {
   __m256 c0[R], c1[R];
 #pragma GCC unroll 6
   for (int r = 0; r < R; ++r) c0[r] = c1[r] = _mm256_setzero_ps();
   for (int64_t k = 0; k < kc; ++k) {
-    const __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);
+    const float* bk = kShift ? b + shifts[k] : b;
+    const __m256 b0 = _mm256_loadu_ps(bk), b1 = _mm256_loadu_ps(bk + 8);
 #pragma GCC unroll 6
     for (int r = 0; r < R; ++r) {
       const __m256 av = _mm256_broadcast_ss(a + r);
@@ -182,7 +190,7 @@ __attribute__((target("avx2,fma"))) void k256(int64_t kc, const float* a, const 
       c1[r] = _mm256_fmadd_ps(av, b1, c1[r]);
     }
     a += kMr256;
-    b += kNr256;
+    if (!kShift) b += kNr256;
   }
   alignas(32) float tile[kNr256];
   for (int r = 0; r < R; ++r) {
@@ -201,30 +209,36 @@ __attribute__((target("avx2,fma"))) void k256(int64_t kc, const float* a, const 
   }
 }
 
-template <int... Rs>
-void dispatch256(int rows, int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int cols,
-                 const TileArgs& t, std::integer_sequence<int, Rs...>) {
-  using Fn = void (*)(int64_t, const float*, const float*, float*, int64_t, int, const TileArgs&);
-  static constexpr Fn table[] = {&k256<Rs + 1>...};
-  table[rows - 1](kc, a, b, c, ldc, cols, t);
+template <bool kShift, int... Rs>
+void dispatch256(int rows, int64_t kc, const float* a, const float* b, const int64_t* shifts, float* c, int64_t ldc,
+                 int cols, const TileArgs& t, std::integer_sequence<int, Rs...>) {
+  using Fn = void (*)(int64_t, const float*, const float*, const int64_t*, float*, int64_t, int, const TileArgs&);
+  static constexpr Fn table[] = {&k256<Rs + 1, kShift>...};
+  table[rows - 1](kc, a, b, shifts, c, ldc, cols, t);
 }
 
 void kernel256(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int rows, int cols,
                const TileArgs& t) {
-  dispatch256(rows, kc, a, b, c, ldc, cols, t, std::make_integer_sequence<int, kMr256>{});
+  dispatch256<false>(rows, kc, a, b, nullptr, c, ldc, cols, t, std::make_integer_sequence<int, kMr256>{});
+}
+void shifted256(int64_t kc, const float* a, const float* b, const int64_t* shifts, float* c, int64_t ldc, int rows,
+                int cols, const TileArgs& t) {
+  dispatch256<true>(rows, kc, a, b, shifts, c, ldc, cols, t, std::make_integer_sequence<int, kMr256>{});
 }
 #endif
 
 constexpr int kMrG = 4, kNrG = 8;
 
-void kernelGeneric(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int rows, int cols,
-                   const TileArgs& t) {
+template <bool kShift>
+void genericTile(int64_t kc, const float* a, const float* b, const int64_t* shifts, float* c, int64_t ldc, int rows,
+                 int cols, const TileArgs& t) {
   float acc[kMrG][kNrG] = {};
   for (int64_t k = 0; k < kc; ++k) {
+    const float* bk = kShift ? b + shifts[k] : b;
     for (int r = 0; r < kMrG; ++r)
-      for (int j = 0; j < kNrG; ++j) acc[r][j] += a[r] * b[j];
+      for (int j = 0; j < kNrG; ++j) acc[r][j] += a[r] * bk[j];
     a += kMrG;
-    b += kNrG;
+    if (!kShift) b += kNrG;
   }
   for (int r = 0; r < rows; ++r) {
     float* cr = c + r * ldc;
@@ -240,6 +254,15 @@ void kernelGeneric(int64_t kc, const float* a, const float* b, float* c, int64_t
   }
 }
 
+void kernelGeneric(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int rows, int cols,
+                   const TileArgs& t) {
+  genericTile<false>(kc, a, b, nullptr, c, ldc, rows, cols, t);
+}
+void shiftedGeneric(int64_t kc, const float* a, const float* b, const int64_t* shifts, float* c, int64_t ldc,
+                    int rows, int cols, const TileArgs& t) {
+  genericTile<true>(kc, a, b, shifts, c, ldc, rows, cols, t);
+}
+
 }  // namespace
 
 #ifndef OINFER_GEMM_X86
@@ -249,14 +272,14 @@ bool activateRows512(const GemmEpilogue&, float*, int64_t, int64_t, int64_t) { r
 #ifdef OINFER_GEMM_X86
 bool cpuHasAvx512() { return __builtin_cpu_supports("avx512f"); }
 bool cpuHasAvx2() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
-Isa isaAvx512() { return {"avx512", kMr512, kNr512, &kernel512}; }
-Isa isaAvx2() { return {"avx2", kMr256, kNr256, &kernel256}; }
+Isa isaAvx512() { return {"avx512", kMr512, kNr512, &kernel512, &shifted512}; }
+Isa isaAvx2() { return {"avx2", kMr256, kNr256, &kernel256, &shifted256}; }
 #else
 bool cpuHasAvx512() { return false; }
 bool cpuHasAvx2() { return false; }
 Isa isaAvx512() { return isaGeneric(); }
 Isa isaAvx2() { return isaGeneric(); }
 #endif
-Isa isaGeneric() { return {"generic", kMrG, kNrG, &kernelGeneric}; }
+Isa isaGeneric() { return {"generic", kMrG, kNrG, &kernelGeneric, &shiftedGeneric}; }
 
 }  // namespace oinfer::gemm
