@@ -162,6 +162,15 @@ TEST(ConvStrategy, DepthwiseDirect) {
   runCase({2, 16, 14, 14}, {16, 1, 5, 5}, {16, 1, 2, 1}, false);
   runCase({1, 16, 15, 15}, {16, 1, 5, 5}, {16, 2, 2, 1}, true);
   runCase({1, 8, 9, 9}, {16, 1, 3, 3}, {8, 1, 1, 1}, true);  // channel multiplier 2
+  // The whole-plane kernel: dilation with stride 2, asymmetric padding, a
+  // band split (112 rows), and a row too wide for its buffer (row kernel).
+  runCase({1, 4, 17, 19}, {4, 1, 3, 3}, {4, 2, 2, 2}, true);
+  P2 asym;
+  asym.group = 6;
+  asym.pads = {2, 0, 1, 3};
+  runCase({1, 6, 10, 11}, {6, 1, 5, 3}, asym, true);
+  runCase({1, 2, 112, 112}, {2, 1, 3, 3}, {2, 1, 1, 1}, true);
+  runCase({1, 2, 6, 3000}, {2, 1, 3, 3}, {2, 1, 1, 1}, false);
 }
 
 // Every output-row width class of the AVX-512 row kernel: 1..4 chunks of 16

@@ -29,6 +29,7 @@
 #include "ops/cpu/conv_fast.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -40,6 +41,9 @@ namespace oinfer::conv {
 
 bool depthwiseRow512(const float* const* xrows, const float* w, int KH, int KW, int stride, int64_t padW, int64_t W,
                      int64_t OW, float bias, bool accumulate, float* y);  // conv_depthwise.cpp
+bool depthwisePlanes512(const ConvGeom& g, const float* x, const float* w, const float* b, const float* z, float* y,
+                        int64_t p0, int64_t p1, bool clamp, float lo, float hi,
+                        const GemmEpilogue& post);  // conv_depthwise.cpp
 
 namespace {
 
@@ -192,8 +196,22 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
   ep.act = act.act;
   ep.p0 = act.p0;
   ep.p1 = act.p1;
+  const bool avx512 = std::string(gemm::isa().name) == "avx512";
+  // Whole planes (2-d, same stride 1 or 2 both ways, any dilation) when a
+  // band of rows fits the kernel's stack buffer; else rows.
+  if (avx512 && g.k[0] == 1 && g.grid[0] == 1 && g.s[1] == g.s[2] && (s2 == 1 || s2 == 2)) {
+    float lo = 0.f, hi = 0.f;
+    GemmEpilogue post = ep;
+    const bool clamp = !z && gemm::clampActivation(ep, lo, hi);
+    if (clamp) post.act = GemmActivation::kNone;
+    std::atomic<bool> ok{true};
+    pool.parallelFor(g.N * g.M, [&](int64_t p0, int64_t p1) {
+      if (!depthwisePlanes512(g, x, w, b, z, y, p0, p1, clamp, lo, hi, post)) ok = false;
+    }, std::max<int64_t>(1, 8192 / std::max<int64_t>(1, g.gridSize * g.K)));
+    if (ok) return;  // (a plane too wide for the buffer is refused before anything is written)
+  }
   // The register-accumulating AVX-512 row kernel: 2-d, no dilation, stride 1 or 2.
-  const bool fast = std::string(gemm::isa().name) == "avx512" && g.k[0] == 1 && g.grid[0] == 1 && g.k[1] <= 16 &&
+  const bool fast = avx512 && g.k[0] == 1 && g.grid[0] == 1 && g.k[1] <= 16 &&
                     g.dil[1] == 1 && g.dil[2] == 1 && (s2 == 1 || s2 == 2);
   const int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(1, OW * g.K));
   pool.parallelFor(g.N * g.M * rowsPerPlane, [&](int64_t begin, int64_t end) {
