@@ -108,19 +108,19 @@ conv::ConvGeom geom3x3(int64_t C, int64_t M, int64_t H, int64_t W, int64_t pad) 
 // padding, batch 2, channel counts off the GEMM's tile sizes, and more tiles
 // than one chunk (the 16 * tiles * (C + M) working set is split).
 TEST(ConvStrategy, Winograd3x3) {
-  // The shapes below do take the Winograd path; small ones do not.
-  EXPECT_TRUE(conv::winogradSuits(geom3x3(16, 16, 24, 24, 1)));
-  EXPECT_TRUE(conv::winogradSuits(geom3x3(20, 18, 13, 15, 1)));
-  EXPECT_TRUE(conv::winogradSuits(geom3x3(16, 32, 17, 16, 0)));
-  EXPECT_TRUE(conv::winogradSuits(geom3x3(16, 1024, 16, 16, 1)));
-  EXPECT_FALSE(conv::winogradSuits(geom3x3(16, 16, 7, 7, 1))) << "16 tiles: too few";
-  EXPECT_FALSE(conv::winogradSuits(geom3x3(8, 16, 24, 24, 1))) << "8 input channels: too few";
-  runCase({1, 16, 24, 24}, {16, 16, 3, 3}, {1, 1, 1, 1}, true);
-  runCase({2, 20, 13, 15}, {18, 20, 3, 3}, {1, 1, 1, 1}, false);
-  runCase({1, 16, 17, 16}, {32, 16, 3, 3}, {1, 1, 0, 1}, true);
-  runCase({1, 16, 16, 16}, {1024, 16, 3, 3}, {1, 1, 1, 1}, true);  // 64 tiles in chunks of 60
-  // The same shapes with weights given at run time take im2col instead.
-  runCase({1, 16, 24, 24}, {16, 16, 3, 3}, {1, 1, 1, 1}, true, false);
+  // The shapes below do take the Winograd path; others do not.
+  EXPECT_TRUE(conv::winogradSuits(geom3x3(128, 64, 12, 12, 1)));
+  EXPECT_TRUE(conv::winogradSuits(geom3x3(130, 70, 13, 15, 1)));
+  EXPECT_TRUE(conv::winogradSuits(geom3x3(128, 64, 17, 16, 0)));
+  EXPECT_TRUE(conv::winogradSuits(geom3x3(128, 2048, 12, 12, 1)));
+  EXPECT_FALSE(conv::winogradSuits(geom3x3(128, 64, 7, 7, 1))) << "16 tiles: too few";
+  EXPECT_FALSE(conv::winogradSuits(geom3x3(64, 64, 24, 24, 1))) << "64 input channels: the shifted GEMM";
+  runCase({1, 128, 12, 12}, {64, 128, 3, 3}, {1, 1, 1, 1}, true);
+  runCase({2, 130, 13, 15}, {70, 130, 3, 3}, {1, 1, 1, 1}, false);
+  runCase({1, 128, 17, 16}, {64, 128, 3, 3}, {1, 1, 0, 1}, true);
+  runCase({1, 128, 12, 12}, {2048, 128, 3, 3}, {1, 1, 1, 1}, true);  // 36 tiles in chunks of 24
+  // The same shape with weights given at run time takes the shifted GEMM.
+  runCase({1, 128, 12, 12}, {64, 128, 3, 3}, {1, 1, 1, 1}, true, false);
 }
 
 // Stride 1, not 1x1: the shifted-input GEMM (B read from a zero-padded
@@ -213,7 +213,7 @@ TEST(ConvStrategy, FusedConvActivationsAndResidual) {
                           {{1, 16, 6, 6}, {16, 16, 1, 1}, {}},
                           {{1, 8, 9, 9}, {8, 1, 3, 3}, {8, 2, 1, 1}},
                           {{1, 6, 9, 9}, {3, 6, 3, 3}, {1, 1, 1, 1}},
-                          {{1, 16, 12, 12}, {16, 16, 3, 3}, {1, 1, 1, 1}}};  // Winograd
+                          {{1, 128, 12, 12}, {64, 128, 3, 3}, {1, 1, 1, 1}}};  // Winograd
   for (const auto& s : shapes)
     for (const auto& [act, params] : acts)
       for (bool residual : {false, true}) {

@@ -156,11 +156,14 @@ void outputTransform(const ConvGeom& g, const float* O, int64_t oStride, int64_t
 
 bool winogradSuits(const ConvGeom& g) {
   // 2-d 3x3, stride 1, no dilation, one group; enough channels for the
-  // GEMMs and enough 2x2 tiles (outputs of 12x12 and up) to amortise the
-  // transforms and the 16/9 larger transformed weights.
+  // transforms (per channel) to be small next to the GEMMs, and enough 2x2
+  // tiles (outputs of 12x12 and up). Against the shifted-input GEMM (2
+  // threads, one run): 128 ch @28 0.97-1.09 vs 1.32-1.47 ms, 256 ch @14
+  // 1.08-1.24 vs 1.14-1.43; even at 64 ch @56 (so not worth the 16/9 larger
+  // weights there), and 1.7x slower at 16 ch (SqueezeNet's expand3x3).
   if (g.G != 1 || g.k[0] != 1 || g.grid[0] != 1 || g.k[1] != 3 || g.k[2] != 3) return false;
   if (g.s[1] != 1 || g.s[2] != 1 || g.dil[1] != 1 || g.dil[2] != 1) return false;
-  if (g.C < 16 || g.M < 16) return false;
+  if (g.C < 128 || g.M < 64) return false;
   const int64_t tiles = ((g.grid[1] + 1) / 2) * ((g.grid[2] + 1) / 2);
   return tiles >= 36;
 }
