@@ -126,7 +126,8 @@ TEST(ConvStrategy, Winograd3x3) {
 // Stride 1, not 1x1: the shifted-input GEMM (B read from a zero-padded
 // copy of the input). Asymmetric and zero padding, dilation, K blocks
 // (Cg*K > 256), several row chunks (Mg * padded width large), groups, M off
-// the micro-kernel's tile, rectangular kernels; also on the AVX2 / generic
+// the micro-kernel's tile, rectangular kernels, strides 2 and 3 (polyphase
+// sub-planes); also on the AVX2 / generic
 // micro-kernels when the suite runs under OINFER_GEMM_ISA.
 TEST(ConvStrategy, ShiftedInputGemm) {
   P2 asym;
@@ -140,15 +141,23 @@ TEST(ConvStrategy, ShiftedInputGemm) {
   runCase({1, 4, 80, 80}, {256, 4, 3, 3}, {1, 1, 1, 1}, true);     // rows in chunks of 24
   runCase({1, 8, 33, 40}, {3, 8, 9, 9}, {1, 1, 4, 1}, true);       // SRCNN-like 9x9, 3 outputs
   runCase({1, 16, 12, 12}, {24, 8, 5, 5}, {2, 1, 0, 1}, true);     // groups, no padding
+  // Strides 2 and 3 (polyphase sub-planes), with dilation and odd sizes.
+  runCase({1, 3, 33, 31}, {16, 3, 7, 7}, {1, 2, 3, 1}, true);      // a ResNet stem
+  runCase({2, 6, 17, 20}, {9, 6, 3, 3}, {1, 3, 1, 1}, false);
+  runCase({1, 5, 19, 18}, {7, 5, 3, 3}, {1, 2, 2, 2}, true);       // dilation 2: one phase of four
+  P2 s2asym;
+  s2asym.stride = 2;
+  s2asym.pads = {1, 0, 2, 3};
+  runCase({1, 4, 13, 15}, {5, 4, 4, 2}, s2asym, true);
 }
 
-// Mg <= 4: per-channel direct row passes instead of a GEMM (stride 2; the
-// stride-1 cases take the shifted GEMM).
-TEST(ConvStrategy, SmallMDirect) {
-  runCase({1, 8, 20, 37}, {3, 8, 5, 5}, {1, 1, 2, 1}, true);   // SRCNN's last layer, scaled down
+// Mg <= 4 (SRCNN's 3-channel reconstruction layer and the like) on the
+// shifted GEMM's short edge tiles.
+TEST(ConvStrategy, FewOutputChannels) {
+  runCase({1, 8, 20, 37}, {3, 8, 5, 5}, {1, 1, 2, 1}, true);
   runCase({1, 8, 21, 40}, {2, 8, 3, 3}, {1, 2, 1, 1}, false);  // stride 2
   runCase({2, 8, 9, 9}, {4, 4, 3, 3}, {2, 1, 0, 1}, true);     // groups, batch 2, no padding
-  runCase({1, 4, 6, 6}, {3, 4, 3, 3}, {1, 1, 1, 2}, true);     // dilation: falls back to the GEMM
+  runCase({1, 4, 6, 6}, {3, 4, 3, 3}, {1, 1, 1, 2}, true);     // dilation
 }
 
 TEST(ConvStrategy, GroupedGemm) {

@@ -8,24 +8,23 @@
 //    with both operands packed. (Letting the GEMM pack B itself made every
 //    thread that splits M gather the same columns again: the gather cost
 //    ~40% of a 3x3 layer.)
-//  - depthwise (Cg == 1): a direct loop per output row, an axpy per kernel tap
-//    over the output columns whose tap lies inside the input (bounds
-//    precomputed), then the epilogue on the row while it is in cache.
-//  - shifted (2-d, stride 1, not 1x1; conv_shifted.cpp): the GEMM reads B
-//    straight from a zero-padded copy of the input, each B row being the
-//    image shifted by one kernel tap: no im2col at all. Measured against
-//    im2col (2 threads): SRCNN's 9x9 3->64 stem 11.4 vs 12.2-16.3 ms, its
-//    5x5 32->3 tail 3.1 vs 9.1 ms (the small-M path below), SqueezeNet's
-//    expand3x3 at 55x55 0.32 vs 0.40 ms; ResNet's 3x3 layers about even.
-//  - small M (Mg <= 4 output channels per group, AVX-512, 2-d, stride 2;
-//    stride 1 takes the shifted GEMM): per output row, one register-blocked row pass per input channel
-//    (directSmallM), since a GEMM would use a fraction of its micro-kernel
-//    rows while re-packing the whole im2col.
-// Bias, the residual input and the activation go through the GEMM epilogue.
+//  - depthwise (Cg == 1): whole planes on a zero-padded polyphase copy,
+//    every tap one contiguous load per 16 outputs (conv_depthwise.cpp);
+//    planes too wide for its buffer run a row kernel (bounds per tap
+//    precomputed), the epilogue on the rows while they are in cache.
+//  - shifted (2-d, the same stride both ways, not 1x1; conv_shifted.cpp):
+//    the GEMM reads B straight from zero-padded polyphase copies of the
+//    input, each B row being one shifted by a kernel tap: no im2col at all.
+//    Against im2col (2 threads, one run): SRCNN's 9x9 3->64 stem 11.4 vs
+//    12.2-16.3 ms, its 5x5 32->3 tail 3.1 vs 9.1 ms, SqueezeNet's expand3x3
+//    @55 0.32 vs 0.40, ResNet's 7x7 stride-2 stem 1.6 vs 1.9-2.6; ResNet's
+//    3x3 layers (stride 1 or 2) about even. 1x1 stride-2 convs stay on
+//    im2col, faster there (ResNet's downsamples 1.05-1.36 vs 1.21-1.76 ms).
 //  - Winograd F(2x2, 3x3) (conv_winograd.cpp) for 3x3 stride-1 layers with
 //    enough channels and tiles, chosen by the Conv kernel at plan time.
-// Limits: no NHWC layout; the direct depthwise / small-M kernels need
-// AVX-512 (elsewhere the portable depthwise loop and the GEMM run).
+// Bias, the residual input and the activation go through the GEMM epilogue.
+// Limits: no NHWC layout; the direct depthwise kernels need AVX-512
+// (elsewhere the portable depthwise loop and the GEMM run).
 #include "ops/cpu/conv_fast.h"
 
 #include <algorithm>
@@ -266,46 +265,6 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
   }, grain);
 }
 
-// Few output channels per group (SRCNN's 3-channel reconstruction layer): a
-// GEMM with M < MR wastes most of each micro-kernel and re-packs a huge
-// im2col B for a handful of rows, so each output row instead accumulates
-// one register-blocked row pass per input channel (the depthwise row kernel
-// with accumulate). 2-d, no dilation, stride 1 or 2, AVX-512.
-bool smallMDirect(const ConvGeom& g) {
-  return std::string(gemm::isa().name) == "avx512" && g.Mg <= 4 && g.K > 1 && g.k[0] == 1 && g.grid[0] == 1 &&
-         g.k[1] <= 16 && g.dil[1] == 1 && g.dil[2] == 1 && (g.s[2] == 1 || g.s[2] == 2);
-}
-
-void directSmallM(ThreadPool& pool, const ConvGeom& g, const float* x, const float* w, const float* b, const float* z,
-                  float* y, const Activation& act) {
-  const int64_t OH = g.grid[1], OW = g.grid[2], W = g.img[2];
-  GemmEpilogue ep;
-  ep.act = act.act;
-  ep.p0 = act.p0;
-  ep.p1 = act.p1;
-  pool.parallelFor(g.N * g.M * OH, [&](int64_t begin, int64_t end) {
-    int64_t pend = begin;
-    for (int64_t r = begin; r < end; ++r) {
-      const int64_t plane = r / OH, oh = r % OH, n = plane / g.M, m = plane % g.M, grp = m / g.Mg;
-      float* yrow = y + plane * g.gridSize + oh * OW;
-      const float* xrows[16];
-      for (int64_t c = 0; c < g.Cg; ++c) {
-        const float* xp = x + (n * g.C + grp * g.Cg + c) * g.imgSize;
-        for (int64_t kh = 0; kh < g.k[1]; ++kh) {
-          const int64_t ih = tapCoord(g, 1, oh, kh);
-          xrows[kh] = ih < 0 || ih >= g.img[1] ? nullptr : xp + ih * W;
-        }
-        depthwiseRow512(xrows, w + (m * g.Cg + c) * g.K, int(g.k[1]), int(g.k[2]), int(g.s[2]), g.padBegin[2], W, OW,
-                        b ? b[m] : 0.f, c > 0, yrow);
-      }
-      if (r + 1 - pend >= kFinishRows || r + 1 == end) {
-        finishRows(ep, z, y, pend, r + 1, OW);
-        pend = r + 1;
-      }
-    }
-  }, std::max<int64_t>(1, 8192 / std::max<int64_t>(1, OW * g.Cg * g.K)));
-}
-
 }  // namespace
 
 Strategy chooseStrategy(const ConvGeom& g) {
@@ -337,10 +296,6 @@ void convFloat(ThreadPool& pool, const ConvGeom& g, Strategy st, const float* x,
       const std::vector<PackedA> local = packConvWeights(g, w);
       convShifted(pool, g, local, x, b, z, y, act);
     }
-    return;
-  }
-  if (smallMDirect(g)) {
-    directSmallM(pool, g, x, w, b, z, y, act);
     return;
   }
   std::vector<PackedA> local;

@@ -37,8 +37,9 @@ std::vector<PackedB> packWinogradWeights(const ConvGeom& g, const float* w);
 void convWinograd(ThreadPool& pool, const ConvGeom& g, const float* x, const std::vector<PackedB>& U, const float* b,
                   const float* z, float* y, const Activation& act);
 
-// The shifted-input GEMM (conv_shifted.cpp) for 2-d stride-1 convs (not
-// 1x1): B read straight from a zero-padded copy of the input, no im2col.
+// The shifted-input GEMM (conv_shifted.cpp) for 2-d convs with one stride
+// both ways, not 1x1: B read straight from zero-padded polyphase
+// copies of the input, no im2col.
 // Needs the packed weights (packConvWeights).
 bool shiftedSuits(const ConvGeom& g);
 void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>& packed, const float* x,

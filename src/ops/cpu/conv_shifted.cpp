@@ -1,17 +1,19 @@
-// Float32 stride-1 Conv without im2col: the shifted-input GEMM.
+// Float32 2-d Conv without im2col: the shifted-input GEMM.
 //
-// Pad the input once into xpad (Cg planes of Hp x Wp, Wp = OW + (KW-1)*dw,
-// Hp = OH + (KH-1)*dh, zeros outside the image). On the padded output grid
-// (OH rows of Wp columns; the last (KW-1)*dw columns of each row are
-// garbage), output position j = oh * Wp + ow under kernel tap k = (c, kh, kw)
-// reads xpad[c * Hp * Wp + j + kh * dh * Wp + kw * dw]: row k of the GEMM's
-// B is the padded image shifted by a constant. So
-//   Ypad (Mg x OH*Wp) = W (Mg x Cg*K, packed once per plan) * B
+// Copy the input once into zero-padded polyphase sub-planes: for stride s,
+// sub-plane (pr, pc) of channel c holds padded rows i*s + pr and columns
+// j*s + pc (one sub-plane, the padded image, at stride 1). On an output grid
+// of the sub-plane width Wg (OH rows; the last Wg - OW columns of each row are
+// garbage), output j = oh * Wg + ow under kernel tap k = (c, kh, kw) reads
+// sub-plane (kh*dh % s, kw*dw % s) of c at j + (kh*dh / s) * Wg + kw*dw / s:
+// row k of the GEMM's B is a sub-plane shifted by a constant. So
+//   Ypad (Mg x OH*Wg) = W (Mg x Cg*K, packed once per plan) * B
 // runs on the ordinary micro-kernel, reading each B row at b + shifts[k]
 // (gemm::Isa::shifted) instead of from a packed panel: no im2col gather (for
 // SRCNN's 9x9 stem, 64 MB of writes per image) and no B packing at all. The
-// price is the garbage columns ((KW-1)*dw of every Wp) and one copy of the
-// valid columns into Y, where the residual and the activation are applied.
+// price is the garbage columns and one copy of the valid columns into Y,
+// where the residual and the activation are applied. Only the phases some
+// tap reads are filled (with dilation 2 and stride 2, one of four).
 // Work: chunks of output rows (Ypad about 2 MiB), each split over threads by
 // column panels and, when there are few panels, by blocks of M tiles.
 #include <algorithm>
@@ -45,30 +47,38 @@ thread_local Scratch<int64_t> tlsShifts;
 }  // namespace
 
 bool shiftedSuits(const ConvGeom& g) {
-  return gemm::isa().shifted != nullptr && g.k[0] == 1 && g.grid[0] == 1 && g.s[1] == 1 && g.s[2] == 1 && g.K > 1;
+  return gemm::isa().shifted != nullptr && g.k[0] == 1 && g.grid[0] == 1 && g.s[1] == g.s[2] && g.K > 1;
 }
 
 void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>& packed, const float* x,
                  const float* b, const float* z, float* y, const Activation& act) {
   const gemm::Isa& I = gemm::isa();
   const int mr = I.mr, nr = I.nr;
-  const int64_t KH = g.k[1], KW = g.k[2], dh = g.dil[1], dw = g.dil[2];
+  const int64_t KH = g.k[1], KW = g.k[2], dh = g.dil[1], dw = g.dil[2], st = g.s[2];
   const int64_t OH = g.grid[1], OW = g.grid[2], H = g.img[1], W = g.img[2];
   const int64_t padT = g.padBegin[1], padL = g.padBegin[2];
-  const int64_t Wp = OW + (KW - 1) * dw, Hp = OH + (KH - 1) * dh, plane = Hp * Wp;
+  // Sub-planes of phase (pr, pc): padded rows i*st + pr, columns j*st + pc.
+  const int64_t Wg = ((OW - 1) * st + (KW - 1) * dw + 1 + st - 1) / st;
+  const int64_t Hs = OH + (KH - 1) * dh / st;
+  const int64_t sub = Hs * Wg, phases = st * st, plane = phases * sub;
   const int64_t Cg = g.Cg, Mg = g.Mg, CK = Cg * g.K, P = g.gridSize;
   const int64_t kc = packed.empty() ? gemm::kKc : packed[0].kc;
 
   int64_t* shifts = tlsShifts.get(size_t(CK));
+  bool used[4][4] = {};  // phases some tap reads (st <= 4)
   for (int64_t c = 0, k = 0; c < Cg; ++c)
     for (int64_t kh = 0; kh < KH; ++kh)
-      for (int64_t kw = 0; kw < KW; ++kw, ++k) shifts[k] = c * plane + kh * dh * Wp + kw * dw;
-  // Reads run up to nr columns past the last panel's start (and a tap's
-  // shift past the plane): zeroed slack keeps them inside the buffer.
-  const int64_t slack = nr + (KW - 1) * dw + 64;
+      for (int64_t kw = 0; kw < KW; ++kw, ++k) {
+        const int64_t th = kh * dh, tw = kw * dw;
+        shifts[k] = c * plane + ((th % st) * st + tw % st) * sub + th / st * Wg + tw / st;
+        if (st <= 4) used[th % st][tw % st] = true;
+      }
+  // Reads run up to nr columns past the last panel's start and a tap's shift
+  // past the plane: zeroed slack keeps them inside the buffer.
+  const int64_t slack = nr + Wg + 64;
   float* xpad = tlsPad.get(size_t(Cg * plane + slack));
-  const int64_t rowChunk = std::clamp<int64_t>((int64_t{1} << 19) / std::max<int64_t>(1, Mg * Wp), 1, OH);
-  float* ypad = tlsOut.get(size_t(Mg * rowChunk * Wp));
+  const int64_t rowChunk = std::clamp<int64_t>((int64_t{1} << 19) / std::max<int64_t>(1, Mg * Wg), 1, OH);
+  float* ypad = tlsOut.get(size_t(Mg * rowChunk * Wg));
 
   float lo = 0.f, hi = 0.f;
   GemmEpilogue post;  // what the copy into Y applies
@@ -89,31 +99,41 @@ void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>
       const PackedA& A = packed[grp];
       pool.parallelFor(Cg, [&](int64_t c0, int64_t c1) {
         for (int64_t c = c0; c < c1; ++c) {
-          float* dst = xpad + c * plane;
           const float* src = xg + c * g.imgSize;
-          const int64_t jlo = std::min(Wp, padL), jhi = std::clamp<int64_t>(padL + W, jlo, Wp);
-          for (int64_t i = 0; i < Hp; ++i) {
-            float* d = dst + i * Wp;
-            const int64_t ih = i - padT;
-            if (ih < 0 || ih >= H) {
-              std::memset(d, 0, Wp * sizeof(float));
-              continue;
+          for (int64_t pr = 0; pr < st; ++pr)
+            for (int64_t pc = 0; pc < st; ++pc) {
+              if (st <= 4 && !used[pr][pc]) continue;
+              float* dst = xpad + c * plane + (pr * st + pc) * sub;
+              // Columns j with 0 <= j*st + pc - padL < W.
+              const int64_t jlo = std::min(Wg, std::max<int64_t>(0, (padL - pc + st - 1) / st));
+              const int64_t jhi = std::clamp<int64_t>((W + padL - pc + st - 1) / st, jlo, Wg);
+              const float* s0 = src + jlo * st + pc - padL;
+              for (int64_t i = 0; i < Hs; ++i) {
+                float* d = dst + i * Wg;
+                const int64_t ih = i * st + pr - padT;
+                if (ih < 0 || ih >= H) {
+                  std::memset(d, 0, Wg * sizeof(float));
+                  continue;
+                }
+                std::memset(d, 0, jlo * sizeof(float));
+                const float* sr = s0 + ih * W;
+                if (st == 1) std::memcpy(d + jlo, sr, (jhi - jlo) * sizeof(float));
+                else
+                  for (int64_t j = jlo; j < jhi; ++j) d[j] = sr[(j - jlo) * st];
+                std::memset(d + jhi, 0, (Wg - jhi) * sizeof(float));
+              }
             }
-            std::memset(d, 0, jlo * sizeof(float));
-            std::memcpy(d + jlo, src + ih * W + (jlo - padL), (jhi - jlo) * sizeof(float));
-            std::memset(d + jhi, 0, (Wp - jhi) * sizeof(float));
-          }
         }
         if (c1 == Cg) std::memset(xpad + Cg * plane, 0, slack * sizeof(float));
       }, std::max<int64_t>(1, 16384 / plane));
 
       for (int64_t oh0 = 0; oh0 < OH; oh0 += rowChunk) {
-        const int64_t rows = std::min(rowChunk, OH - oh0), ncols = rows * Wp;
+        const int64_t rows = std::min(rowChunk, OH - oh0), ncols = rows * Wg;
         const int64_t panels = (ncols + nr - 1) / nr;
         // Split M too when the panels alone would leave threads idle.
         const int64_t mSplit = std::clamp<int64_t>((4 * threads + panels - 1) / panels, 1, mTiles);
         const int64_t tilesPer = (mTiles + mSplit - 1) / mSplit;
-        const float* bbase = xpad + oh0 * Wp;
+        const float* bbase = xpad + oh0 * Wg;
         pool.parallelFor(panels * mSplit, [&](int64_t u0, int64_t u1) {
           for (int64_t u = u0; u < u1; ++u) {
             const int64_t j = u / mSplit, ms = u % mSplit;
@@ -146,7 +166,7 @@ void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>
         pool.parallelFor(Mg, [&](int64_t m0, int64_t m1) {
           for (int64_t m = m0; m < m1; ++m) {
             float* yrow = yg + m * P + oh0 * OW;
-            for (int64_t r = 0; r < rows; ++r) std::memcpy(yrow + r * OW, ypad + m * ncols + r * Wp, OW * sizeof(float));
+            for (int64_t r = 0; r < rows; ++r) std::memcpy(yrow + r * OW, ypad + m * ncols + r * Wg, OW * sizeof(float));
             if (zg || post.act != GemmActivation::kNone) {
               GemmEpilogue ep = post;
               if (zg) {
