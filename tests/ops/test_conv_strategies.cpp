@@ -123,8 +123,9 @@ TEST(ConvStrategy, Winograd3x3) {
   runCase({1, 128, 12, 12}, {64, 128, 3, 3}, {1, 1, 1, 1}, true, false);
 }
 
-// Stride 1, not 1x1: the shifted-input GEMM (B read from a zero-padded
-// copy of the input). Asymmetric and zero padding, dilation, K blocks
+// Not 1x1: the shifted-input GEMM (B read from a zero-padded copy of the
+// input), on the output grid (narrow rows) or with row-aligned panels
+// written straight into Y (rows of 27 and up). Asymmetric and zero padding, dilation, K blocks
 // (Cg*K > 256), several row chunks (Mg * padded width large), groups, M off
 // the micro-kernel's tile, rectangular kernels, strides 2 and 3 (polyphase
 // sub-planes); also on the AVX2 / generic
@@ -138,6 +139,7 @@ TEST(ConvStrategy, ShiftedInputGemm) {
   wide.dil = 2;
   runCase({2, 3, 12, 9}, {5, 3, 2, 4}, wide, false);                 // 2x4 kernel, dilation 2
   runCase({1, 40, 10, 10}, {13, 40, 3, 3}, {1, 1, 1, 1}, true);    // Cg*K = 360: two K blocks
+  runCase({1, 40, 30, 30}, {13, 40, 3, 3}, {1, 1, 1, 1}, true);    // the same, rows wide enough to align panels
   runCase({1, 4, 80, 80}, {256, 4, 3, 3}, {1, 1, 1, 1}, true);     // rows in chunks of 24
   runCase({1, 8, 33, 40}, {3, 8, 9, 9}, {1, 1, 4, 1}, true);       // SRCNN-like 9x9, 3 outputs
   runCase({1, 16, 12, 12}, {24, 8, 5, 5}, {2, 1, 0, 1}, true);     // groups, no padding
@@ -222,7 +224,8 @@ TEST(ConvStrategy, FusedConvActivationsAndResidual) {
                           {{1, 16, 6, 6}, {16, 16, 1, 1}, {}},
                           {{1, 8, 9, 9}, {8, 1, 3, 3}, {8, 2, 1, 1}},
                           {{1, 6, 9, 9}, {3, 6, 3, 3}, {1, 1, 1, 1}},
-                          {{1, 128, 12, 12}, {64, 128, 3, 3}, {1, 1, 1, 1}}};  // Winograd
+                          {{1, 128, 12, 12}, {64, 128, 3, 3}, {1, 1, 1, 1}},   // Winograd
+                          {{1, 8, 32, 32}, {12, 8, 3, 3}, {1, 1, 1, 1}}};     // shifted, row-aligned
   for (const auto& s : shapes)
     for (const auto& [act, params] : acts)
       for (bool residual : {false, true}) {

@@ -91,6 +91,8 @@ int main(int argc, char** argv) {
       {"srcnn 9x9 3->64 @256", 3, 64, 256, 9, 1, 4, 0},
       {"srcnn 5x5 32->3 @256", 32, 3, 256, 5, 1, 2, 0},
       {"sq expand3x3 16->64 @55", 16, 64, 55, 3, 1, 1, 0},
+      {"sq conv0 3x3s2 3->64 @224", 3, 64, 224, 3, 2, 0, 0},
+      {"sq squeeze 1x1 128->16 @55", 128, 16, 55, 1, 1, 0, 0},
   };
   ThreadPool pool(threads);
   reserveThreadScratch(&pool);

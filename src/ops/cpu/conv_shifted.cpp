@@ -14,8 +14,12 @@
 // price is the garbage columns and one copy of the valid columns into Y,
 // where the residual and the activation are applied. Only the phases some
 // tap reads are filled (with dilation 2 and stride 2, one of four).
-// Work: chunks of output rows (Ypad about 2 MiB), each split over threads by
-// column panels and, when there are few panels, by blocks of M tiles.
+// When the output rows are wide enough, panels are aligned to output rows
+// instead and the micro-kernel writes Y directly (bias, residual, clamp in
+// its epilogue): no Ypad and no copy. Otherwise: chunks of output rows (Ypad
+// about 2 MiB). Either way the work is split over threads by groups of
+// column panels and, when there are few, by blocks of M tiles; a unit copies
+// its finished columns into Y itself (no second pass, no barrier).
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -77,15 +81,28 @@ void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>
   // past the plane: zeroed slack keeps them inside the buffer.
   const int64_t slack = nr + Wg + 64;
   float* xpad = tlsPad.get(size_t(Cg * plane + slack));
-  const int64_t rowChunk = std::clamp<int64_t>((int64_t{1} << 19) / std::max<int64_t>(1, Mg * Wg), 1, OH);
-  float* ypad = tlsOut.get(size_t(Mg * rowChunk * Wg));
+  // Row-aligned panels (each output row split into panels of nr from its
+  // start) let the micro-kernel write Y itself, with the residual, at the
+  // price of a partial panel per row: taken when that wastes under 20%.
+  // Otherwise (narrow rows: 7, 13, 14 wide) panels run across the output
+  // grid and the valid columns are copied into Y from Ypad.
+  const int64_t perRow = (OW + nr - 1) / nr;
+  const bool rowAligned = perRow * nr * 5 <= OW * 6;
+  const int64_t rowChunk =
+      rowAligned ? OH : std::clamp<int64_t>((int64_t{1} << 19) / std::max<int64_t>(1, Mg * Wg), 1, OH);
+  float* ypad = rowAligned ? nullptr : tlsOut.get(size_t(Mg * rowChunk * Wg));
 
   float lo = 0.f, hi = 0.f;
   GemmEpilogue post;  // what the copy into Y applies
   post.act = act.act;
   post.p0 = act.p0;
   post.p1 = act.p1;
-  const bool clampInKernel = !z && gemm::clampActivation(post, lo, hi);
+  // Row-aligned: the residual is added in the kernel, so a clamp always can
+  // be; `tail` is any other activation, applied to each finished tile.
+  const bool clampAll = gemm::clampActivation(post, lo, hi);
+  GemmEpilogue tail = post;
+  if (clampAll) tail.act = GemmActivation::kNone;
+  const bool clampInKernel = !z && clampAll;
   if (clampInKernel) post.act = GemmActivation::kNone;
   const int64_t mTiles = (Mg + mr - 1) / mr;
   const int threads = pool.size();
@@ -97,49 +114,97 @@ void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>
       const float* zg = z ? z + (n * g.M + grp * Mg) * P : nullptr;
       const float* bg = b ? b + grp * Mg : nullptr;
       const PackedA& A = packed[grp];
-      pool.parallelFor(Cg, [&](int64_t c0, int64_t c1) {
-        for (int64_t c = c0; c < c1; ++c) {
+      // Fill, threads over (channel, phase) pairs.
+      pool.parallelFor(Cg * phases, [&](int64_t u0, int64_t u1) {
+        for (int64_t u = u0; u < u1; ++u) {
+          const int64_t c = u / phases, pr = (u % phases) / st, pc = u % st;
+          if (st <= 4 && !used[pr][pc]) continue;
           const float* src = xg + c * g.imgSize;
-          for (int64_t pr = 0; pr < st; ++pr)
-            for (int64_t pc = 0; pc < st; ++pc) {
-              if (st <= 4 && !used[pr][pc]) continue;
-              float* dst = xpad + c * plane + (pr * st + pc) * sub;
-              // Columns j with 0 <= j*st + pc - padL < W.
-              const int64_t jlo = std::min(Wg, std::max<int64_t>(0, (padL - pc + st - 1) / st));
-              const int64_t jhi = std::clamp<int64_t>((W + padL - pc + st - 1) / st, jlo, Wg);
-              const float* s0 = src + jlo * st + pc - padL;
-              for (int64_t i = 0; i < Hs; ++i) {
-                float* d = dst + i * Wg;
-                const int64_t ih = i * st + pr - padT;
-                if (ih < 0 || ih >= H) {
-                  std::memset(d, 0, Wg * sizeof(float));
-                  continue;
+          float* dst = xpad + c * plane + (pr * st + pc) * sub;
+          // Columns j with 0 <= j*st + pc - padL < W.
+          const int64_t jlo = std::min(Wg, std::max<int64_t>(0, (padL - pc + st - 1) / st));
+          const int64_t jhi = std::clamp<int64_t>((W + padL - pc + st - 1) / st, jlo, Wg);
+          const float* s0 = src + jlo * st + pc - padL;
+          for (int64_t i = 0; i < Hs; ++i) {
+            float* d = dst + i * Wg;
+            const int64_t ih = i * st + pr - padT;
+            if (ih < 0 || ih >= H) {
+              std::memset(d, 0, Wg * sizeof(float));
+              continue;
+            }
+            std::memset(d, 0, jlo * sizeof(float));
+            const float* sr = s0 + ih * W;
+            if (st == 1) std::memcpy(d + jlo, sr, (jhi - jlo) * sizeof(float));
+            else
+              for (int64_t j = jlo; j < jhi; ++j) d[j] = sr[(j - jlo) * st];
+            std::memset(d + jhi, 0, (Wg - jhi) * sizeof(float));
+          }
+        }
+        if (u1 == Cg * phases) std::memset(xpad + Cg * plane, 0, slack * sizeof(float));
+      }, std::max<int64_t>(1, 16384 / sub));
+
+      if (rowAligned) {
+        const int64_t panels = OH * perRow;
+        const int64_t perGroup = std::max<int64_t>(1, panels / (8 * threads));
+        const int64_t groups = (panels + perGroup - 1) / perGroup;
+        const int64_t mSplit = std::clamp<int64_t>((4 * threads + groups - 1) / groups, 1, mTiles);
+        const int64_t tilesPer = (mTiles + mSplit - 1) / mSplit;
+        pool.parallelFor(groups * mSplit, [&](int64_t u0, int64_t u1) {
+          for (int64_t u = u0; u < u1; ++u) {
+            const int64_t gi = u / mSplit, ms = u % mSplit;
+            const int64_t t0 = ms * tilesPer, t1 = std::min(mTiles, t0 + tilesPer);
+            for (int64_t pi = gi * perGroup; pi < std::min(panels, (gi + 1) * perGroup); ++pi) {
+              const int64_t oh = pi / perRow, ow = pi % perRow * nr;
+              const int cols = int(std::min<int64_t>(nr, OW - ow));
+              const float* bp = xpad + oh * Wg + ow;
+              const int64_t yoff = oh * OW + ow;
+              for (int64_t k0 = 0; k0 < CK; k0 += kc) {
+                const int64_t kl = std::min(kc, CK - k0);
+                const bool first = k0 == 0, last = k0 + kl >= CK;
+                const float* ablock = A.data.get() + k0 * ((Mg + mr - 1) / mr * mr);
+                for (int64_t ti = t0; ti < t1; ++ti) {
+                  const int64_t row = ti * mr;
+                  const int r = int(std::min<int64_t>(mr, Mg - row));
+                  gemm::TileArgs t;
+                  t.beta = first ? 0.f : 1.f;
+                  t.loadC = !first;
+                  float* c = yg + row * P + yoff;
+                  if (last) {
+                    t.rowBias = bg ? bg + row : nullptr;
+                    if (zg) {
+                      t.res = zg + row * P + yoff;
+                      t.ldr = P;
+                    }
+                    t.clamp = clampAll;
+                    t.lo = lo;
+                    t.hi = hi;
+                  }
+                  I.shifted(kl, ablock + row * kl, bp, shifts + k0, c, P, r, cols, t);
+                  if (last && tail.act != GemmActivation::kNone) gemm::activateBlock(tail, c, P, r, cols);
                 }
-                std::memset(d, 0, jlo * sizeof(float));
-                const float* sr = s0 + ih * W;
-                if (st == 1) std::memcpy(d + jlo, sr, (jhi - jlo) * sizeof(float));
-                else
-                  for (int64_t j = jlo; j < jhi; ++j) d[j] = sr[(j - jlo) * st];
-                std::memset(d + jhi, 0, (Wg - jhi) * sizeof(float));
               }
             }
-        }
-        if (c1 == Cg) std::memset(xpad + Cg * plane, 0, slack * sizeof(float));
-      }, std::max<int64_t>(1, 16384 / plane));
-
+          }
+        }, 1);
+        continue;
+      }
       for (int64_t oh0 = 0; oh0 < OH; oh0 += rowChunk) {
         const int64_t rows = std::min(rowChunk, OH - oh0), ncols = rows * Wg;
         const int64_t panels = (ncols + nr - 1) / nr;
-        // Split M too when the panels alone would leave threads idle.
-        const int64_t mSplit = std::clamp<int64_t>((4 * threads + panels - 1) / panels, 1, mTiles);
+        // Units: groups of panels (long runs for the copy into Y), about 8
+        // per thread; M split too when the groups alone would leave threads idle.
+        const int64_t perGroup = std::max<int64_t>(1, panels / (8 * threads));
+        const int64_t groups = (panels + perGroup - 1) / perGroup;
+        const int64_t mSplit = std::clamp<int64_t>((4 * threads + groups - 1) / groups, 1, mTiles);
         const int64_t tilesPer = (mTiles + mSplit - 1) / mSplit;
         const float* bbase = xpad + oh0 * Wg;
-        pool.parallelFor(panels * mSplit, [&](int64_t u0, int64_t u1) {
+        pool.parallelFor(groups * mSplit, [&](int64_t u0, int64_t u1) {
           for (int64_t u = u0; u < u1; ++u) {
-            const int64_t j = u / mSplit, ms = u % mSplit;
-            const int64_t col = j * nr;
-            const int cols = int(std::min<int64_t>(nr, ncols - col));
+            const int64_t grpIdx = u / mSplit, ms = u % mSplit;
+            const int64_t colBegin = grpIdx * perGroup * nr, colEnd = std::min(ncols, colBegin + perGroup * nr);
             const int64_t t0 = ms * tilesPer, t1 = std::min(mTiles, t0 + tilesPer);
+            for (int64_t col = colBegin; col < colEnd; col += nr) {
+            const int cols = int(std::min<int64_t>(nr, ncols - col));
             for (int64_t k0 = 0; k0 < CK; k0 += kc) {
               const int64_t kl = std::min(kc, CK - k0);
               const bool first = k0 == 0, last = k0 + kl >= CK;
@@ -160,23 +225,33 @@ void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>
                           t);
               }
             }
-          }
-        }, 1);
-        // The valid columns into Y, then the residual and the activation.
-        pool.parallelFor(Mg, [&](int64_t m0, int64_t m1) {
-          for (int64_t m = m0; m < m1; ++m) {
-            float* yrow = yg + m * P + oh0 * OW;
-            for (int64_t r = 0; r < rows; ++r) std::memcpy(yrow + r * OW, ypad + m * ncols + r * Wg, OW * sizeof(float));
-            if (zg || post.act != GemmActivation::kNone) {
-              GemmEpilogue ep = post;
-              if (zg) {
-                ep.residual = zg + m * P + oh0 * OW;
-                ep.ldr = OW;
+            }
+            // This unit's columns are final: their valid part into Y while
+            // still in cache, then the residual and the activation.
+            const int64_t m0 = t0 * mr, m1 = std::min(Mg, t1 * mr);
+            for (int64_t jc = colBegin; jc < colEnd;) {
+              const int64_t gr = jc / Wg, ow = jc % Wg;
+              const int64_t runEnd = std::min<int64_t>(colEnd, (gr + 1) * Wg);
+              const int64_t len = std::min(runEnd - jc, OW - ow);
+              if (len > 0) {
+                const int64_t yoff = (oh0 + gr) * OW + ow;
+                for (int64_t m = m0; m < m1; ++m) {
+                  float* yp = yg + m * P + yoff;
+                  std::memcpy(yp, ypad + m * ncols + jc, len * sizeof(float));
+                  if (zg || post.act != GemmActivation::kNone) {
+                    GemmEpilogue ep = post;
+                    if (zg) {
+                      ep.residual = zg + m * P + yoff;
+                      ep.ldr = len;
+                    }
+                    applyGemmEpilogue(ep, yp, len, 1, len);
+                  }
+                }
               }
-              applyGemmEpilogue(ep, yrow, OW, rows, OW);
+              jc = runEnd;
             }
           }
-        }, std::max<int64_t>(1, 4096 / std::max<int64_t>(1, ncols)));
+        }, 1);
       }
     }
 }
