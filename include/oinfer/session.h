@@ -95,6 +95,10 @@ class Session {
   // shapes are all known at plan time makes no heap allocation. Thread-safe.
   void runInto(const TensorMap& inputs, std::vector<Tensor>& outputs);
 
+  // The graph as the session runs it (after the graph passes). A weight
+  // whose every reader keeps a packed copy (MatMul / Gemm / FusedMatMul
+  // weights) is released after the first run: its initializer keeps name,
+  // dtype and shape, and data() is null.
   const Graph& graph() const;
   const SessionOptions& options() const;
   // Plans (or reuses the cached plan) for these input shapes and describes it.

@@ -1,14 +1,16 @@
 // The narrow contract between the runtime and a kernel.
 //
-// A kernel is made once per plan by its factory from a KernelInit (the node,
-// its attributes, input/output types with shapes resolved for that plan, and
-// the values of constant inputs), so attributes are parsed and weights packed
-// once. run() then only computes, writing into outputs the runtime has already
+// A kernel is made once per plan and execution context by its factory from a
+// KernelInit (the node, its attributes, input/output types with shapes
+// resolved for that plan, and the values of constant inputs), so attributes
+// are parsed once; weights are packed once per Session (packedWeight). run() then only computes, writing into outputs the runtime has already
 // placed.
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,25 @@ using SubgraphFactory = std::function<std::unique_ptr<SubgraphRunner>(const Grap
 // kernel as extra inputs after the node's own, in this order.
 std::vector<std::string> implicitInputs(const Node& node);
 
+// Packed forms of weights (graph initializers) made once per Session and
+// shared by all its plans and execution contexts (KernelInit::packedWeight).
+class WeightCache {
+ public:
+  std::shared_ptr<const void> find(const std::string& key) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = map_.find(key);
+    return it == map_.end() ? nullptr : it->second;
+  }
+  void insert(const std::string& key, std::shared_ptr<const void> value) {
+    std::lock_guard<std::mutex> lock(mu_);
+    map_.emplace(key, std::move(value));
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, std::shared_ptr<const void>> map_;
+};
+
 struct KernelInit {
   const Node& node;
   int64_t opset;
@@ -55,8 +76,41 @@ struct KernelInit {
   // (ThreadPool::runOnEachThread). Null during constant folding.
   ThreadPool* pool = nullptr;
 
+  // Set by the runtime: the Session's packed-weight cache, and per input the
+  // initializer it reads ("" when it is none). Null / empty elsewhere
+  // (constant folding, OpTester): packedWeight then packs for this kernel alone.
+  WeightCache* weights = nullptr;
+  std::vector<std::string> weightNames{};
+  // Entry i set by packedWeight(i, ..., true): see there.
+  mutable std::vector<char> packedOnly{};
+
   bool hasInput(size_t i) const { return i < inputs.size() && inputs[i] != nullptr; }
   const Tensor* constInput(size_t i) const { return i < constInputs.size() ? constInputs[i] : nullptr; }
+
+  // The packed form `layout` of constant input i: make() (returning a T) runs
+  // on the Session's first request for (initializer, layout); later plans and
+  // contexts share the result. With onlyPacked the kernel promises never to
+  // read input i's data again, at plan or run time (its dtype and shape it
+  // may): when every reader of a weight promises so, the runtime frees the
+  // weight's original data once planned (graph().initializers keeps its name,
+  // dtype and shape), and a re-plan finds the packed form here. The layout
+  // must not depend on other inputs' shapes.
+  template <class T, class Make>
+  std::shared_ptr<const T> packedWeight(size_t i, const std::string& layout, Make&& make, bool onlyPacked) const {
+    const bool named = weights && i < weightNames.size() && !weightNames[i].empty();
+    if (!named) return std::make_shared<const T>(make());
+    const std::string key = weightNames[i] + '\n' + layout;
+    std::shared_ptr<const T> out = std::static_pointer_cast<const T>(weights->find(key));
+    if (!out) {
+      out = std::make_shared<const T>(make());
+      weights->insert(key, out);
+    }
+    if (onlyPacked) {
+      if (packedOnly.size() <= i) packedOnly.resize(i + 1, 0);
+      packedOnly[i] = 1;
+    }
+    return out;
+  }
   [[noreturn]] void fail(const std::string& msg) const;
 };
 

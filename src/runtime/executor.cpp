@@ -241,7 +241,43 @@ void planArenas(Plan& plan, size_t weightBytes) {
 }
 
 
-std::unique_ptr<ExecContext> Executor::makeContext(const Plan& plan) {
+void Executor::allowWeightRelease(Graph* g) {
+  std::lock_guard<std::mutex> lock(planMu_);
+  releasable_ = g;
+  weightReaders_.clear();
+  for (const auto& [name, t] : graph_.initializers) weightReaders_[name] = 0;
+  auto count = [&](const std::string& name, bool blocks) {
+    auto it = weightReaders_.find(name);
+    if (it == weightReaders_.end() || it->second < 0) return;
+    it->second = blocks ? -1 : it->second + 1;
+  };
+  for (const Node& n : graph_.nodes) {
+    for (const auto& in : n.inputs)
+      if (!in.empty()) count(in, false);
+    for (const auto& in : implicitInputs(n)) count(in, true);  // read by a subgraph
+  }
+  for (const auto& o : graph_.outputs) count(o.name, true);
+  for (const auto& in : graph_.inputs) count(in.name, true);  // an input's default
+}
+
+void Executor::releaseWeight(Plan& plan, ExecContext& ctx, int id) {
+  Slot& s = plan.slots[id];
+  if (std::find(plan.results.begin(), plan.results.end(), id) != plan.results.end()) return;
+  auto gi = releasable_->initializers.find(s.name);
+  if (gi == releasable_->initializers.end() || gi->second.data() == nullptr) return;
+  const Tensor meta = Tensor::wrap(s.value.dtype(), s.value.shape(), nullptr);
+  gi->second = meta;
+  for (auto& p : plans_) {  // every cached plan's slot of that name, and this context's value
+    auto so = p->slotOf.find(s.name);
+    if (so != p->slotOf.end() && p->slots[so->second].kind == SlotKind::kWeight) p->slots[so->second].value = meta;
+  }
+  s.value = meta;
+  ctx.values[id].tensor = meta;
+  spdlog::debug("released weight '{}' ({} bytes): its readers keep it packed", s.name, meta.nbytes());
+}
+
+std::unique_ptr<ExecContext> Executor::makeContext(Plan& plan) {
+  std::lock_guard<std::mutex> lock(planMu_);
   auto ctx = std::make_unique<ExecContext>();
   const size_t bytes = std::max<size_t>(plan.stats.arenaBytes, 64);
   void* p = ::operator new[](bytes, std::align_val_t(64));
@@ -264,6 +300,7 @@ std::unique_ptr<ExecContext> Executor::makeContext(const Plan& plan) {
   }
   ctx->kernels.resize(plan.steps.size());
   ctx->kctx.resize(plan.steps.size());
+  std::vector<int> packedReads;  // per slot: node inputs whose kernel keeps only the packed form
   if (profiling_) ctx->times.assign(plan.steps.size(), 0.0);
   for (size_t si = 0; si < plan.steps.size(); ++si) {
     const Step& step = plan.steps[si];
@@ -284,19 +321,32 @@ std::unique_ptr<ExecContext> Executor::makeContext(const Plan& plan) {
     KernelInit init{*step.node, step.opset, {}, {}, {}};
     init.pool = pool_;
     init.subgraphs = &subgraphs;
+    init.weights = &weights_;
     for (int id : step.in) {
       if (id < 0) {
         init.inputs.push_back(nullptr);
         init.constInputs.push_back(nullptr);
+        init.weightNames.emplace_back();
         continue;
       }
       const Slot& s = plan.slots[id];
       init.inputs.push_back(&s.type);
       init.constInputs.push_back(s.kind == SlotKind::kWeight || s.kind == SlotKind::kConstant ? &s.value : nullptr);
+      init.weightNames.push_back(s.kind == SlotKind::kWeight ? s.name : std::string());
     }
     for (int id : step.out) init.outputs.push_back(id < 0 ? nullptr : &plan.slots[id].type);
     if (!step.def->cpu) throw Error(ErrorCode::kUnsupportedOp, step.node->describe() + ": no CPU kernel");
     ctx->kernels[si] = step.def->cpu(init);
+    // A weight is freed as soon as its last reader has packed it, so the
+    // peak holds one weight twice, not all of them.
+    if (releasable_)
+      for (size_t i = 0; i < init.packedOnly.size() && i < step.in.size(); ++i) {
+        const int id = step.in[i];
+        if (!init.packedOnly[i] || id < 0 || plan.slots[id].kind != SlotKind::kWeight) continue;
+        if (packedReads.empty()) packedReads.assign(plan.slots.size(), 0);
+        auto readers = weightReaders_.find(plan.slots[id].name);
+        if (readers != weightReaders_.end() && ++packedReads[id] == readers->second) releaseWeight(plan, *ctx, id);
+      }
   }
   // Device arena, stream, handles; binds device slots and the device steps' contexts.
   if (plan.onDevice) cudaexec::initContext(plan, *ctx, device_, profiling_);

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -50,6 +51,12 @@ class Executor {
   ~Executor();
 
   const Graph& graph() const { return graph_; }
+  // Lets the executor free weights whose every reader keeps only a packed
+  // form (KernelInit::packedWeight): once a context's kernels are made, their
+  // data is dropped from `g` (the graph this executor runs, owned by the
+  // caller) and from the plans, leaving name, dtype and shape. A Session calls
+  // this; subgraph executors never do.
+  void allowWeightRelease(Graph* g);
   size_t numInputs() const { return inputNames_.size(); }
   const std::string& inputName(size_t i) const { return inputNames_[i]; }
 
@@ -100,7 +107,10 @@ class Executor {
     return true;
   }
   std::shared_ptr<Plan> makePlan(const std::vector<InputType>& types, const std::vector<std::string>& fetch);
-  std::unique_ptr<ExecContext> makeContext(const Plan& plan);
+  std::unique_ptr<ExecContext> makeContext(Plan& plan);
+  // Under planMu_: drops the data of weight slot `id`, every reader of which
+  // keeps only a packed copy (see allowWeightRelease).
+  void releaseWeight(Plan& plan, ExecContext& ctx, int id);
   void runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& step);
   void executeOnDevice(Plan& plan, ExecContext& ctx);
 
@@ -111,8 +121,11 @@ class Executor {
   std::vector<std::string> inputNames_;
   shape::InferHooks hooks_;  // made once: plan making and every dynamic step use them
 
-  mutable std::mutex planMu_;
+  mutable std::mutex planMu_;  // also held while a context's kernels are made (they read weight slots)
   std::vector<std::shared_ptr<Plan>> plans_;  // most recent last; bounded
+  WeightCache weights_;                       // packed weights, shared by every plan and context
+  Graph* releasable_ = nullptr;               // allowWeightRelease
+  std::map<std::string, int> weightReaders_;  // initializer -> node input slots reading it (-1: never release)
   MemoryStats lastStats_;
 
   mutable std::mutex profMu_;

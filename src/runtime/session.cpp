@@ -182,6 +182,7 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
   dev.deviceIO = options.device == Device::kCUDA && options.deviceIO;
   if (options.device == Device::kCUDA) dev.uploads = runtime::cudaexec::makeUploadCache();
   impl_->exec = std::make_unique<Executor>(g, impl_->pool.get(), options.profiling, std::vector<std::string>{}, dev);
+  impl_->exec->allowWeightRelease(&g);
   for (const auto& o : g.outputs) impl_->outputNames.push_back(o.name);
   for (const auto& in : g.inputs) {
     std::vector<int> ids;

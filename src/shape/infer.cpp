@@ -68,7 +68,9 @@ void setKnownValue(const std::string& name, const Tensor& t, InferState& st) {
 void seedState(const Graph& g, InferState& st) {
   for (const auto& [name, t] : g.initializers) {
     st.types[name] = valueInfoOf(name, t);
-    setKnownValue(name, t, st);
+    // A weight a Session released (only its packed form is kept) has a type
+    // but no value: nothing folds over it.
+    if (t.numel() == 0 || t.data() != nullptr) setKnownValue(name, t, st);
   }
   for (const auto& in : g.inputs)
     if (!st.types.count(in.name)) st.types[in.name] = in;

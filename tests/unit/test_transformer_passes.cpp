@@ -463,3 +463,66 @@ TEST(TransformerPasses, GemmWithAlphaIsLeftAlone) {
   Graph g = expectSameOutputs(b);
   EXPECT_EQ(count(g, "Gemm"), 1);
 }
+
+// ---- weights kept only in packed form ------------------------------------
+
+// x @ w for row-major x [rows, K] and w [K, N] (the reference).
+std::vector<float> matmulRef(const Tensor& x, const Tensor& w) {
+  const int64_t rows = x.dim(0), K = x.dim(1), N = w.dim(1);
+  std::vector<float> y(rows * N, 0.f);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t k = 0; k < K; ++k)
+      for (int64_t n = 0; n < N; ++n) y[r * N + n] += x.data<float>()[r * K + k] * w.data<float>()[k * N + n];
+  return y;
+}
+
+// A weight whose every reader keeps a packed copy (MatMul, Gemm, FusedMatMul)
+// is freed once the first context is made: the graph keeps its name, dtype
+// and shape, runs at new shapes (a new plan) still find the packed copy. A
+// weight another node also reads keeps its data. With and without passes.
+TEST(WeightRelease, PackedOnlyWeightsAreFreedOthersKept) {
+  for (int level : {0, 1}) {
+    SCOPED_TRACE("optimizationLevel " + std::to_string(level));
+    Builder b(17);
+    b.g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {Dim::sym("rows"), Dim(8)}});
+    b.weight("w_packed", {8, 6});
+    b.weight("w_shared", {6, 6});
+    b.weight("w_gemm", {5, 6});  // Gemm transB: [N, K]
+    b.node("MatMul", {"x", "w_packed"}, {"h"});
+    b.node("MatMul", {"h", "w_shared"}, {"y"});
+    b.node("Mul", {"w_shared", "w_shared"}, {"sq"});  // a second, non-packing reader
+    intAttr(b.node("Gemm", {"h", "w_gemm"}, {"g"}), "transB", 1);
+    b.output("y");
+    b.output("sq");
+    b.output("g");
+    const Tensor wp = b.g.initializers["w_packed"].clone(), ws = b.g.initializers["w_shared"].clone();
+    const Tensor wg = b.g.initializers["w_gemm"].clone();
+    SessionOptions opts;
+    opts.optimizationLevel = level;
+    Session session(b.g, opts);
+    std::mt19937 rng(3);
+    for (int64_t rows : {3, 7, 3}) {
+      const Tensor x = randomTensor({rows, 8}, rng);
+      const std::vector<Tensor> out = session.run({{"x", x}});
+      Tensor h = Tensor::fromVector<float>({rows, 6}, matmulRef(x, wp));
+      const std::vector<float> y = matmulRef(h, ws);
+      Tensor wgT(DataType::kFloat, {6, 5});
+      for (int64_t n = 0; n < 5; ++n)
+        for (int64_t k = 0; k < 6; ++k) wgT.data<float>()[k * 5 + n] = wg.data<float>()[n * 6 + k];
+      const std::vector<float> g = matmulRef(h, wgT);
+      ASSERT_EQ(out[0].numel(), rows * 6);
+      for (int64_t i = 0; i < rows * 6; ++i) EXPECT_NEAR(out[0].data<float>()[i], y[i], 1e-4) << "y " << i;
+      for (int64_t i = 0; i < rows * 5; ++i) EXPECT_NEAR(out[2].data<float>()[i], g[i], 1e-4) << "g " << i;
+      for (int64_t i = 0; i < 36; ++i)
+        EXPECT_FLOAT_EQ(out[1].data<float>()[i], ws.data<float>()[i] * ws.data<float>()[i]);
+      const auto& inits = session.graph().initializers;
+      for (const char* name : {"w_packed", "w_gemm"}) {
+        const Tensor& t = inits.at(name);
+        EXPECT_EQ(t.data(), nullptr) << name << ": only its packed copy should be left";
+        EXPECT_EQ(t.dtype(), DataType::kFloat) << name;
+        EXPECT_EQ(t.rank(), 2u) << name;
+      }
+      EXPECT_NE(inits.at("w_shared").data(), nullptr) << "w_shared is also read by Mul";
+    }
+  }
+}

@@ -40,9 +40,13 @@ class FusedMatMulKernel final : public Kernel {
     else if (act == "Gelu") gelu_ = true;
     else if (!act.empty()) init.fail("unknown activation '" + act + "'");
     transB_ = init.node.attrInt("transB", 0) != 0;
+    // A constant B is packed once per Session, and its original dropped when
+    // no other node reads it (packedWeight).
     if (const Tensor* b = init.constInput(1); b && b->rank() == 2 && b->dtype() == DataType::kFloat)
-      packed_ = transB_ ? packB(true, b->dim(1), b->dim(0), b->data<float>(), b->dim(1))
-                        : packB(false, b->dim(0), b->dim(1), b->data<float>(), b->dim(1));
+      packed_ = init.packedWeight<PackedB>(1, transB_ ? "sgemmB:t" : "sgemmB:n", [&] {
+        return transB_ ? packB(true, b->dim(1), b->dim(0), b->data<float>(), b->dim(1))
+                       : packB(false, b->dim(0), b->dim(1), b->data<float>(), b->dim(1));
+      }, true);
   }
 
   void run(KernelContext& ctx) override {
@@ -75,12 +79,12 @@ class FusedMatMulKernel final : public Kernel {
       ep.residual = r.data<float>();
       ep.ldr = N;
     }
-    if (packed_.empty()) {
+    if (!packed_) {
       // A weight that is not constant (rare: the pass only fuses initializers).
       sgemm(false, transB_, M, N, K, 1.f, a.data<float>(), K, b.data<float>(), b.dim(1), 0.f, yp, N, &ctx.pool());
       applyGemmEpilogue(ep, yp, N, M, N);
     } else {
-      sgemmPacked(false, M, a.data<float>(), K, packed_, 1.f, 0.f, yp, N, ep, &ctx.pool());
+      sgemmPacked(false, M, a.data<float>(), K, *packed_, 1.f, 0.f, yp, N, ep, &ctx.pool());
     }
     if (gelu_)
       ctx.pool().parallelFor(M, [&](int64_t r0, int64_t r1) {
@@ -89,7 +93,7 @@ class FusedMatMulKernel final : public Kernel {
   }
 
  private:
-  PackedB packed_;
+  std::shared_ptr<const PackedB> packed_;  // null: B is not a constant
   GemmActivation act_ = GemmActivation::kNone;
   bool transB_ = false;  // B is [N, K] (a Gemm with transB=1)
   bool gelu_ = false;  // applied after the GEMM with the vectorised erf

@@ -81,17 +81,17 @@ class GemmKernel final : public Kernel {
     // A constant B is packed once into [K, N] so run() streams it row-major.
     if (const Tensor* b = init.constInput(1); b && b->rank() == 2 && b->dtype() == dataTypeOf<T>) {
       const int64_t rows = b->dim(0), cols = b->dim(1);
-      if (transB_) {
+      if constexpr (std::is_same_v<T, float>) {
+        // The same packing (and cache key) as FusedMatMul's for this transB.
+        const int64_t K = transB_ ? cols : rows, N = transB_ ? rows : cols;
+        sgemmB_ = init.packedWeight<PackedB>(1, transB_ ? "sgemmB:t" : "sgemmB:n",
+                                             [&] { return packB(transB_, K, N, b->data<float>(), cols); }, true);
+      } else if (transB_) {
         packed_ = Tensor(b->dtype(), {cols, rows});
         Eigen::Map<RowMat<T>>(packed_.data<T>(), cols, rows) =
             Eigen::Map<const RowMat<T>>(b->data<T>(), rows, cols).transpose();
       } else {
         packed_ = b->clone();
-      }
-      if constexpr (std::is_same_v<T, float>) {
-        const int64_t K = transB_ ? cols : rows, N = transB_ ? rows : cols;
-        sgemmB_ = packB(transB_, K, N, b->data<float>(), cols);
-        packed_ = Tensor();  // the sgemm packing replaces the Eigen copy
       }
     }
   }
@@ -111,8 +111,8 @@ class GemmKernel final : public Kernel {
     if (useC) fillFromC(ctx, ctx.input(2), yp, M, N);
     if constexpr (std::is_same_v<T, float>) {
       const int64_t lda = a.dim(1);
-      if (!sgemmB_.empty() && sgemmB_.K == K && sgemmB_.N == N) {
-        sgemmPacked(transA_, M, a.data<float>(), lda, sgemmB_, alpha_, useC ? 1.f : 0.f, yp, N, GemmEpilogue{},
+      if (sgemmB_ && sgemmB_->K == K && sgemmB_->N == N) {
+        sgemmPacked(transA_, M, a.data<float>(), lda, *sgemmB_, alpha_, useC ? 1.f : 0.f, yp, N, GemmEpilogue{},
                     &ctx.pool());
       } else {
         sgemm(transA_, transB_, M, N, K, alpha_, a.data<float>(), lda, b.data<float>(), b.dim(1), useC ? 1.f : 0.f, yp,
@@ -153,7 +153,7 @@ class GemmKernel final : public Kernel {
   bool transA_, transB_;
   T alpha_, beta_;
   Tensor packed_;
-  PackedB sgemmB_;
+  std::shared_ptr<const PackedB> sgemmB_;  // float: a constant B, packed
 };
 
 std::unique_ptr<Kernel> makeGemm(const KernelInit& init) {
@@ -261,14 +261,18 @@ void matmul(KernelContext& ctx, const PackedB* packedB = nullptr) {
 
 std::unique_ptr<Kernel> makeMatMul(const KernelInit& init) {
   reserveThreadScratch(init.pool);
-  // A constant 2-d float B (a weight) is packed once for the sgemm.
-  PackedB packed;
+  // A constant 2-d float B (a weight) is packed once per Session for the
+  // sgemm: A's batch dims always fold into M against a 2-d B, so the packed
+  // form serves every shape and the original is never read again.
+  std::shared_ptr<const PackedB> packed;
   if (const Tensor* b = init.constInput(1); b && b->rank() == 2 && b->dtype() == DataType::kFloat)
-    packed = packB(false, b->dim(0), b->dim(1), b->data<float>(), b->dim(1));
+    packed = init.packedWeight<PackedB>(1, "sgemmB:n", [&] {
+      return packB(false, b->dim(0), b->dim(1), b->data<float>(), b->dim(1));
+    }, true);
   return makeKernel([packed](KernelContext& ctx) {
     dispatchType<float, double, int32_t, int64_t, uint32_t, uint64_t>(ctx.input(0).dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      if constexpr (std::is_same_v<T, float>) matmul<T>(ctx, &packed);
+      if constexpr (std::is_same_v<T, float>) matmul<T>(ctx, packed.get());
       else matmul<T>(ctx);
     }, ctx.node());
   });
