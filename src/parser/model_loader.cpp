@@ -51,7 +51,7 @@ Graph loadModel(const void* data, size_t size, LoadContext& ctx) {
     fail(ctx, "model is " + std::to_string(size) +
                   " bytes; a protobuf message is limited to 2 GB (store the weights as external data)");
   onnx::ModelProto model;
-  if (!parser::parseMessage(model, data, size))
+  if (!parser::parseMessage(model, data, size, ctx.ownMapping))
     fail(ctx, "not a valid ONNX model (protobuf parsing failed: corrupt, truncated or not an .onnx file)");
   if (!model.has_ir_version() || model.ir_version() <= 0)
     fail(ctx, "missing or invalid ir_version (" + std::to_string(model.ir_version()) + "); not an ONNX model?");
@@ -101,6 +101,7 @@ Graph Graph::loadFromONNX(const std::string& path) {
   ctx.source = path;
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
   ctx.baseDir = parent.empty() ? std::string(".") : parent.string();
+  ctx.ownMapping = true;
   return guardedLoad(file.data(), file.size(), ctx);
 }
 

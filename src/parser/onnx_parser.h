@@ -20,6 +20,7 @@ struct LoadContext {
   std::string baseDir;  // folder external data is resolved against; empty: refused
   int64_t nextSymbol = 0;
   int64_t irVersion = 0;
+  bool ownMapping = false;  // the bytes are our private read-only file mapping (parseMessage may drop its pages)
 
   std::string freshSymbol() { return "unk__input_" + std::to_string(nextSymbol++); }
 };
@@ -30,7 +31,10 @@ struct LoadContext {
 
 // Parses `size` bytes into `msg` with a recursion limit and a total-bytes limit
 // so hostile input fails cleanly; false when the bytes are not a valid message.
-bool parseMessage(google::protobuf::Message& msg, const void* data, size_t size);
+// With dropPages (only for a private read-only file mapping) the pages the
+// parser is done with are handed back as it goes (MADV_DONTNEED), so the
+// file's bytes and the parsed copy of them are never both resident.
+bool parseMessage(google::protobuf::Message& msg, const void* data, size_t size, bool dropPages = false);
 
 // A read-only view of a whole file (memory-mapped; empty files are allowed).
 class MappedFile {

@@ -6,8 +6,10 @@
 #include <unistd.h>
 
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream.h>
 #include <google/protobuf/unknown_field_set.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -26,10 +28,63 @@ void fail(const LoadContext& ctx, const std::string& msg, ErrorCode code) {
 // follows the message structure) far from the stack limit.
 constexpr int kRecursionLimit = 200;
 
-bool parseMessage(google::protobuf::Message& msg, const void* data, size_t size) {
+namespace {
+
+// Hands the parser a mapped file in chunks; when it asks for the next chunk
+// it is done with everything before it (bytes it backs up are given again by
+// the next Next()), so those whole pages are dropped from the mapping: for a
+// private read-only file mapping they are re-read from the file if touched.
+class PageDroppingStream final : public google::protobuf::io::ZeroCopyInputStream {
+ public:
+  PageDroppingStream(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  bool Next(const void** out, int* n) override {
+    dropBefore(pos_);
+    if (pos_ >= size_) return false;
+    const size_t len = std::min(kChunk, size_ - pos_);
+    *out = data_ + pos_;
+    *n = static_cast<int>(len);
+    pos_ += len;
+    return true;
+  }
+  void BackUp(int count) override {
+    pos_ -= static_cast<size_t>(count);
+  }
+  bool Skip(int count) override {
+    const size_t want = pos_ + static_cast<size_t>(count);
+    pos_ = std::min(want, size_);
+    return want <= size_;
+  }
+  int64_t ByteCount() const override { return static_cast<int64_t>(pos_); }
+
+ private:
+  static constexpr size_t kChunk = size_t{4} << 20;
+  void dropBefore(size_t end) {
+    const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    const uintptr_t base = reinterpret_cast<uintptr_t>(data_);
+    const uintptr_t lo = (base + dropped_ + page - 1) / page * page, hi = (base + end) / page * page;
+    if (hi > lo + (size_t{16} << 20)) {  // in batches of 16 MiB
+      ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
+      dropped_ = hi - base;
+    }
+  }
+  const uint8_t* data_;
+  size_t size_, pos_ = 0, dropped_ = 0;
+};
+
+}  // namespace
+
+bool parseMessage(google::protobuf::Message& msg, const void* data, size_t size, bool dropPages) {
   // protobuf addresses a message with int offsets: a single serialized message
   // cannot exceed 2 GB, which is why large models put weights in external data.
   if (size > static_cast<size_t>(INT_MAX)) return false;
+  if (dropPages) {
+    PageDroppingStream stream(static_cast<const uint8_t*>(data), size);
+    google::protobuf::io::CodedInputStream in(&stream);
+    in.SetTotalBytesLimit(INT_MAX);
+    in.SetRecursionLimit(kRecursionLimit);
+    if (!msg.ParseFromCodedStream(&in)) return false;
+    return in.ConsumedEntireMessage();
+  }
   google::protobuf::io::CodedInputStream in(static_cast<const uint8_t*>(data), static_cast<int>(size));
   in.SetTotalBytesLimit(INT_MAX);
   in.SetRecursionLimit(kRecursionLimit);
