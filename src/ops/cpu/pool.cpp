@@ -8,6 +8,7 @@
 // over the N*C planes. Windows follow the shared window arithmetic
 // (src/shape/conv.cpp), including the ceil_mode rule that a last window must
 // start inside the input or the left padding. Float16 computes in float.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -118,43 +119,83 @@ void maxPool(ThreadPool& pool, const PoolGeom& g, const T* x, T* y, int64_t* idx
 
 // The common CNN case (float, 1-d or 2-d, no dilation, no indices output) in
 // two separable passes per output row: a vertical max over the window's rows
-// into a row buffer (contiguous, vectorised), then a horizontal max over each
-// window's columns. The row buffer lives on the stack. Returns false when the
-// case does not apply.
-bool maxPoolSeparable(ThreadPool& pool, const PoolGeom& g, const float* x, float* y) {
-  constexpr int64_t kMaxRow = 4096;
-  if (g.out[0] != 1 || g.k[0] != 1 || g.dil[1] != 1 || g.dil[2] != 1 || g.img[2] > kMaxRow) return false;
-  const int64_t W = g.img[2];
-  pool.parallelFor(g.planes, [&](int64_t begin, int64_t end) {
-    alignas(64) float row[kMaxRow];
-    for (int64_t p = begin; p < end; ++p) {
-      const float* xp = x + p * g.imgSize;
-      float* yp = y + p * g.outSize;
-      for (int64_t oh = 0; oh < g.out[1]; ++oh) {
-        const TapRange& rh = g.ranges[1][oh];
-        if (rh.lo >= rh.hi) {
-          for (int64_t ow = 0; ow < g.out[2]; ++ow) yp[oh * g.out[2] + ow] = std::numeric_limits<float>::lowest();
-          continue;
-        }
-        const float* r0 = xp + (rh.start + rh.lo) * W;
-        for (int64_t iw = 0; iw < W; ++iw) row[iw] = r0[iw];
-        for (int64_t kh = rh.lo + 1; kh < rh.hi; ++kh) {
-          const float* r = xp + (rh.start + kh) * W;
-          for (int64_t iw = 0; iw < W; ++iw) row[iw] = r[iw] > row[iw] ? r[iw] : row[iw];
-        }
-        float* yr = yp + oh * g.out[2];
-        for (int64_t ow = 0; ow < g.out[2]; ++ow) {
-          const TapRange& rw = g.ranges[2][ow];
-          float best = std::numeric_limits<float>::lowest();
-          for (int64_t kw = rw.lo; kw < rw.hi; ++kw) {
-            const float v = row[rw.start + kw];
-            best = v > best ? v : best;
-          }
-          yr[ow] = best;
-        }
+// into a row buffer (padded with lowest() on both sides, so every window has
+// all its taps), then a horizontal max over each window's columns, read
+// through the buffer's stride phases (phase r holds columns j*s + r), so tap
+// kw is phase kw % s at offset kw / s and both passes are contiguous,
+// vectorisable loops. The loops are compiled twice, the AVX-512 copy chosen
+// at run time. Buffers live on the stack.
+constexpr int64_t kMaxPoolRow = 4096;
+
+template <int S>
+__attribute__((always_inline)) inline void maxPoolRowsImpl(const PoolGeom& g, const float* x, float* y, int64_t begin,
+                                                           int64_t end) {
+  constexpr float kLow = std::numeric_limits<float>::lowest();
+  const int64_t W = g.img[2], OW = g.out[2], K = g.k[2], s = S > 0 ? S : g.s[2], padL = g.padBegin[2];
+  const int64_t span = (OW - 1) * s + K;           // padded columns the windows cover
+  const int64_t phaseLen = (span + s - 1) / s;     // columns per phase
+  alignas(64) float row[kMaxPoolRow + 64];
+  alignas(64) float phase[kMaxPoolRow + 64];
+  for (int64_t j = 0; j < kMaxPoolRow + 64; ++j) row[j] = kLow;
+  for (int64_t p = begin; p < end; ++p) {
+    const float* xp = x + p * g.imgSize;
+    float* yp = y + p * g.outSize;
+    for (int64_t oh = 0; oh < g.out[1]; ++oh) {
+      const TapRange& rh = g.ranges[1][oh];
+      float* yr = yp + oh * OW;
+      if (rh.lo >= rh.hi) {
+        for (int64_t ow = 0; ow < OW; ++ow) yr[ow] = kLow;
+        continue;
+      }
+      // Vertical max into row[padL, padL + W) (the rest stays lowest()).
+      float* rv = row + padL;
+      const int64_t w = std::min(W, span - padL);
+      const float* r0 = xp + (rh.start + rh.lo) * W;
+      for (int64_t iw = 0; iw < w; ++iw) rv[iw] = r0[iw];
+      for (int64_t kh = rh.lo + 1; kh < rh.hi; ++kh) {
+        const float* r = xp + (rh.start + kh) * W;
+        for (int64_t iw = 0; iw < w; ++iw) rv[iw] = r[iw] > rv[iw] ? r[iw] : rv[iw];
+      }
+      // Horizontal max.
+      if (s == 1) {
+        for (int64_t ow = 0; ow < OW; ++ow) yr[ow] = row[ow];
+        for (int64_t kw = 1; kw < K; ++kw)
+          for (int64_t ow = 0; ow < OW; ++ow) yr[ow] = row[ow + kw] > yr[ow] ? row[ow + kw] : yr[ow];
+        continue;
+      }
+      for (int64_t r = 0; r < s; ++r)
+        for (int64_t j = 0; j < phaseLen; ++j) phase[r * phaseLen + j] = row[j * s + r];
+      for (int64_t ow = 0; ow < OW; ++ow) yr[ow] = phase[ow];
+      for (int64_t kw = 1; kw < K; ++kw) {
+        const float* ph = phase + (kw % s) * phaseLen + kw / s;
+        for (int64_t ow = 0; ow < OW; ++ow) yr[ow] = ph[ow] > yr[ow] ? ph[ow] : yr[ow];
       }
     }
-  }, std::max<int64_t>(1, 16384 / std::max<int64_t>(g.imgSize, 1)));
+  }
+}
+
+template <int S>
+__attribute__((target("avx512f"))) void maxPoolRows512(const PoolGeom& g, const float* x, float* y, int64_t b,
+                                                       int64_t e) {
+  maxPoolRowsImpl<S>(g, x, y, b, e);
+}
+template <int S>
+void maxPoolRowsPortable(const PoolGeom& g, const float* x, float* y, int64_t b, int64_t e) {
+  maxPoolRowsImpl<S>(g, x, y, b, e);
+}
+
+bool maxPoolSeparable(ThreadPool& pool, const PoolGeom& g, const float* x, float* y) {
+  if (g.out[0] != 1 || g.k[0] != 1 || g.dil[1] != 1 || g.dil[2] != 1) return false;
+  const int64_t span = (g.out[2] - 1) * g.s[2] + g.k[2];
+  if (span > kMaxPoolRow || g.s[2] > 64) return false;
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  using Fn = void (*)(const PoolGeom&, const float*, float*, int64_t, int64_t);
+  Fn fn;
+  if (g.s[2] == 1) fn = avx512 ? &maxPoolRows512<1> : &maxPoolRowsPortable<1>;
+  else if (g.s[2] == 2) fn = avx512 ? &maxPoolRows512<2> : &maxPoolRowsPortable<2>;
+  else fn = avx512 ? &maxPoolRows512<0> : &maxPoolRowsPortable<0>;
+  pool.parallelFor(g.planes, [&](int64_t begin, int64_t end) { fn(g, x, y, begin, end); },
+                   std::max<int64_t>(1, 16384 / std::max<int64_t>(g.imgSize, 1)));
   return true;
 }
 
