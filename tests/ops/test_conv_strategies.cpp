@@ -78,6 +78,18 @@ TEST(ConvStrategy, PointwiseGemm) {
   runCase({1, 300, 5, 5}, {20, 300, 1, 1}, {}, true);  // K-blocked
 }
 
+// Up to 64 output channels per group the micro-kernel reads the input's
+// channel planes in place (no packing); the last, partial panel is copied.
+// Column counts that do and do not fill the last panel, K blocks, groups,
+// batch 2, M off the tile size, and FusedConv's residual and activations
+// (in the FusedConv test below).
+TEST(ConvStrategy, PointwiseInPlace) {
+  runCase({1, 128, 11, 11}, {16, 128, 1, 1}, {}, true);   // 121 columns: a 25-wide last panel
+  runCase({2, 24, 8, 8}, {40, 24, 1, 1}, {}, false);      // 64 columns: no partial panel
+  runCase({1, 300, 9, 7}, {64, 300, 1, 1}, {}, true);     // two K blocks
+  runCase({1, 32, 10, 10}, {30, 16, 1, 1}, {2, 1, 0, 1}, true);  // groups
+}
+
 TEST(ConvStrategy, Im2colPackedGemm) {
   runCase({1, 16, 15, 15}, {24, 16, 3, 3}, {1, 1, 1, 1}, true);    // Cg*K = 144
   runCase({1, 32, 16, 16}, {40, 32, 3, 3}, {1, 2, 1, 1}, true);    // stride 2, Cg*K = 288 > kc
@@ -225,7 +237,8 @@ TEST(ConvStrategy, FusedConvActivationsAndResidual) {
                           {{1, 8, 9, 9}, {8, 1, 3, 3}, {8, 2, 1, 1}},
                           {{1, 6, 9, 9}, {3, 6, 3, 3}, {1, 1, 1, 1}},
                           {{1, 128, 12, 12}, {64, 128, 3, 3}, {1, 1, 1, 1}},   // Winograd
-                          {{1, 8, 32, 32}, {12, 8, 3, 3}, {1, 1, 1, 1}}};     // shifted, row-aligned
+                          {{1, 8, 32, 32}, {12, 8, 3, 3}, {1, 1, 1, 1}},      // shifted, row-aligned
+                          {{1, 24, 9, 9}, {20, 24, 1, 1}, {}}};               // pointwise in place
   for (const auto& s : shapes)
     for (const auto& [act, params] : acts)
       for (bool residual : {false, true}) {

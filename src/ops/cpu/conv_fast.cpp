@@ -1,7 +1,9 @@
 // Float32 Conv on the packed GEMM. Strategy per shape (chosen once per plan
 // when the input shape is static):
 //  - pointwise (1x1, stride 1, no padding): the NCHW input of a group is the
-//    Cg x P right operand as it is, packed block by block by the GEMM.
+//    Cg x P right operand as it is, packed block by block by the GEMM; with
+//    few output channels (<= 64 per group) not packed at all: the
+//    micro-kernel reads it in place (convPointwiseDirect).
 //  - im2col: the Cg*K x P column matrix is gathered straight into the GEMM's
 //    packed panel layout, a chunk of columns at a time (about 2 MiB, so it
 //    stays in cache), by all threads at once; then one GEMM over the chunk
@@ -303,6 +305,10 @@ void convFloat(ThreadPool& pool, const ConvGeom& g, Strategy st, const float* x,
   if (packed.size() != size_t(g.G)) {
     local = packConvWeights(g, w);
     pw = &local;
+  }
+  if (st == Strategy::kPointwise && pointwiseDirectSuits(g)) {
+    convPointwiseDirect(pool, g, *pw, x, b, z, y, act);
+    return;
   }
   const int64_t P = g.gridSize;
   for (int64_t n = 0; n < g.N; ++n)

@@ -45,6 +45,13 @@ bool shiftedSuits(const ConvGeom& g);
 void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>& packed, const float* x,
                  const float* b, const float* z, float* y, const Activation& act);
 
+// Pointwise (1x1, stride 1, unpadded) convs with few output channels per
+// group (<= 64): the micro-kernel reads B straight from the input's channel planes
+// (conv_shifted.cpp), since packing the input would cost as much as the GEMM.
+bool pointwiseDirectSuits(const ConvGeom& g);
+void convPointwiseDirect(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>& packed, const float* x,
+                         const float* b, const float* z, float* y, const Activation& act);
+
 // Parses a FusedConv's activation / activation_params attributes.
 Activation parseActivation(const Node& node);
 

@@ -48,7 +48,122 @@ struct Scratch {
 thread_local Scratch<float> tlsPad, tlsOut;
 thread_local Scratch<int64_t> tlsShifts;
 
+// One column panel (cols <= nr output columns) against M tiles [t0, t1),
+// over all K blocks, written into Y (row stride ldy) with bias, residual and
+// clamp in the micro-kernel's epilogue and any other activation after it.
+// B row k is read at bp + shifts[k]; or, with tailSrc, the panel's columns of
+// row k (tailSrc + k * tailStride) are first copied into a zero-padded panel
+// (a last panel whose full-width reads would run past the end of the input).
+struct PanelJob {
+  const gemm::Isa* isa;
+  const PackedA* A;
+  int64_t Mg, CK, kc;
+  const float* bias;      // per row, or null
+  const float* res;       // at the panel's first column, or null
+  float* y;               // at the panel's first column
+  int64_t ldy;
+  bool clamp;
+  float lo, hi;
+  const GemmEpilogue* tail;  // act != kNone: applied to each finished tile
+};
+
+void runPanel(const PanelJob& p, int64_t t0, int64_t t1, const float* bp, const int64_t* shifts, int cols,
+              const float* tailSrc = nullptr, int64_t tailStride = 0) {
+  const int mr = p.isa->mr, nr = p.isa->nr;
+  alignas(64) float panel[gemm::kKc * 32];
+  for (int64_t k0 = 0; k0 < p.CK; k0 += p.kc) {
+    const int64_t kl = std::min(p.kc, p.CK - k0);
+    const bool first = k0 == 0, last = k0 + kl >= p.CK;
+    if (tailSrc) {
+      for (int64_t kk = 0; kk < kl; ++kk) {
+        float* d = panel + kk * nr;
+        std::memcpy(d, tailSrc + (k0 + kk) * tailStride, cols * sizeof(float));
+        std::memset(d + cols, 0, (nr - cols) * sizeof(float));
+      }
+    }
+    const float* ablock = p.A->data.get() + k0 * ((p.Mg + mr - 1) / mr * mr);
+    for (int64_t ti = t0; ti < t1; ++ti) {
+      const int64_t row = ti * mr;
+      const int r = int(std::min<int64_t>(mr, p.Mg - row));
+      gemm::TileArgs t;
+      t.beta = first ? 0.f : 1.f;
+      t.loadC = !first;
+      float* c = p.y + row * p.ldy;
+      if (last) {
+        t.rowBias = p.bias ? p.bias + row : nullptr;
+        if (p.res) {
+          t.res = p.res + row * p.ldy;
+          t.ldr = p.ldy;
+        }
+        t.clamp = p.clamp;
+        t.lo = p.lo;
+        t.hi = p.hi;
+      }
+      if (tailSrc) p.isa->kernel(kl, ablock + row * kl, panel, c, p.ldy, r, cols, t);
+      else p.isa->shifted(kl, ablock + row * kl, bp, shifts + k0, c, p.ldy, r, cols, t);
+      if (last && p.tail->act != GemmActivation::kNone) gemm::activateBlock(*p.tail, c, p.ldy, r, cols);
+    }
+  }
+}
+
+// Threads over groups of `panels` column panels (about 8 per thread) and,
+// when those are few, blocks of M tiles: fn(panel, t0, t1).
+template <class F>
+void forPanels(ThreadPool& pool, int64_t panels, int64_t mTiles, F&& fn) {
+  const int threads = pool.size();
+  const int64_t perGroup = std::max<int64_t>(1, panels / (8 * threads));
+  const int64_t groups = (panels + perGroup - 1) / perGroup;
+  const int64_t mSplit = std::clamp<int64_t>((4 * threads + groups - 1) / groups, 1, mTiles);
+  const int64_t tilesPer = (mTiles + mSplit - 1) / mSplit;
+  pool.parallelFor(groups * mSplit, [&](int64_t u0, int64_t u1) {
+    for (int64_t u = u0; u < u1; ++u) {
+      const int64_t gi = u / mSplit, ms = u % mSplit;
+      const int64_t t0 = ms * tilesPer, t1 = std::min(mTiles, t0 + tilesPer);
+      for (int64_t pi = gi * perGroup; pi < std::min(panels, (gi + 1) * perGroup); ++pi) fn(pi, t0, t1);
+    }
+  }, 1);
+}
+
 }  // namespace
+
+bool pointwiseDirectSuits(const ConvGeom& g) {
+  // Few output channels: packing B (the whole input) costs about as much as
+  // the GEMM, which reads it once per 12 output rows. Best of 50 at 2
+  // threads, in place vs packed: 128->16 @55 0.055 vs 0.21 ms, 96->24 @56
+  // 0.056 vs 0.096, 192->48 @28 0.055 vs 0.092, 384->64 @14 0.042 vs 0.055;
+  // even at 64->64 @56 and 32->96 @112, packed ahead at 256->64 @56.
+  return gemm::isa().shifted != nullptr && g.Mg <= 64 && g.gridSize >= 2 * gemm::isa().nr;
+}
+
+void convPointwiseDirect(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>& packed, const float* x,
+                         const float* b, const float* z, float* y, const Activation& act) {
+  const gemm::Isa& I = gemm::isa();
+  const int nr = I.nr;
+  const int64_t Cg = g.Cg, Mg = g.Mg, P = g.gridSize, mTiles = (Mg + I.mr - 1) / I.mr;
+  int64_t* shifts = tlsShifts.get(size_t(Cg));
+  for (int64_t c = 0; c < Cg; ++c) shifts[c] = c * g.imgSize;
+  GemmEpilogue tail;
+  tail.act = act.act;
+  tail.p0 = act.p0;
+  tail.p1 = act.p1;
+  float lo = 0.f, hi = 0.f;
+  const bool clamp = gemm::clampActivation(tail, lo, hi);
+  if (clamp) tail.act = GemmActivation::kNone;
+  const int64_t panels = (P + nr - 1) / nr;
+  for (int64_t n = 0; n < g.N; ++n)
+    for (int64_t grp = 0; grp < g.G; ++grp) {
+      const float* xg = x + (n * g.C + grp * Cg) * g.imgSize;
+      const int64_t yoff = (n * g.M + grp * Mg) * P;
+      forPanels(pool, panels, mTiles, [&](int64_t pi, int64_t t0, int64_t t1) {
+        const int64_t col = pi * nr;
+        const int cols = int(std::min<int64_t>(nr, P - col));
+        const PanelJob job{&I, &packed[grp], Mg, Cg, packed[grp].kc, b ? b + grp * Mg : nullptr,
+                           z ? z + yoff + col : nullptr, y + yoff + col, P, clamp, lo, hi, &tail};
+        if (col + nr <= P) runPanel(job, t0, t1, xg + col, shifts, cols);
+        else runPanel(job, t0, t1, nullptr, shifts, cols, xg + col, g.imgSize);
+      });
+    }
+}
 
 bool shiftedSuits(const ConvGeom& g) {
   return gemm::isa().shifted != nullptr && g.k[0] == 1 && g.grid[0] == 1 && g.s[1] == g.s[2] && g.K > 1;
@@ -144,48 +259,12 @@ void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>
       }, std::max<int64_t>(1, 16384 / sub));
 
       if (rowAligned) {
-        const int64_t panels = OH * perRow;
-        const int64_t perGroup = std::max<int64_t>(1, panels / (8 * threads));
-        const int64_t groups = (panels + perGroup - 1) / perGroup;
-        const int64_t mSplit = std::clamp<int64_t>((4 * threads + groups - 1) / groups, 1, mTiles);
-        const int64_t tilesPer = (mTiles + mSplit - 1) / mSplit;
-        pool.parallelFor(groups * mSplit, [&](int64_t u0, int64_t u1) {
-          for (int64_t u = u0; u < u1; ++u) {
-            const int64_t gi = u / mSplit, ms = u % mSplit;
-            const int64_t t0 = ms * tilesPer, t1 = std::min(mTiles, t0 + tilesPer);
-            for (int64_t pi = gi * perGroup; pi < std::min(panels, (gi + 1) * perGroup); ++pi) {
-              const int64_t oh = pi / perRow, ow = pi % perRow * nr;
-              const int cols = int(std::min<int64_t>(nr, OW - ow));
-              const float* bp = xpad + oh * Wg + ow;
-              const int64_t yoff = oh * OW + ow;
-              for (int64_t k0 = 0; k0 < CK; k0 += kc) {
-                const int64_t kl = std::min(kc, CK - k0);
-                const bool first = k0 == 0, last = k0 + kl >= CK;
-                const float* ablock = A.data.get() + k0 * ((Mg + mr - 1) / mr * mr);
-                for (int64_t ti = t0; ti < t1; ++ti) {
-                  const int64_t row = ti * mr;
-                  const int r = int(std::min<int64_t>(mr, Mg - row));
-                  gemm::TileArgs t;
-                  t.beta = first ? 0.f : 1.f;
-                  t.loadC = !first;
-                  float* c = yg + row * P + yoff;
-                  if (last) {
-                    t.rowBias = bg ? bg + row : nullptr;
-                    if (zg) {
-                      t.res = zg + row * P + yoff;
-                      t.ldr = P;
-                    }
-                    t.clamp = clampAll;
-                    t.lo = lo;
-                    t.hi = hi;
-                  }
-                  I.shifted(kl, ablock + row * kl, bp, shifts + k0, c, P, r, cols, t);
-                  if (last && tail.act != GemmActivation::kNone) gemm::activateBlock(tail, c, P, r, cols);
-                }
-              }
-            }
-          }
-        }, 1);
+        forPanels(pool, OH * perRow, mTiles, [&](int64_t pi, int64_t t0, int64_t t1) {
+          const int64_t oh = pi / perRow, ow = pi % perRow * nr;
+          const int64_t yoff = oh * OW + ow;
+          const PanelJob job{&I, &A, Mg, CK, kc, bg, zg ? zg + yoff : nullptr, yg + yoff, P, clampAll, lo, hi, &tail};
+          runPanel(job, t0, t1, xpad + oh * Wg + ow, shifts, int(std::min<int64_t>(nr, OW - ow)));
+        });
         continue;
       }
       for (int64_t oh0 = 0; oh0 < OH; oh0 += rowChunk) {
