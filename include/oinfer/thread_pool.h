@@ -1,9 +1,10 @@
 // The intra-op thread pool kernels parallelise over. A host application may
 // make one and hand it to several sessions (SessionOptions::threadPool).
 //
-// parallelFor splits [0, n) into at most size() chunks of at least `grain`
-// items; the calling thread works too, so a pool of size 1 runs inline with no
-// synchronisation. Calls from several threads at once are safe: each call
+// parallelFor splits [0, n) into at most 4 * size() chunks of at least
+// `grain` items, which the threads (the calling one too) claim one at a time,
+// so a thread slowed down (a busy shared core) leaves its share to the others;
+// a pool of size 1 runs inline with no synchronisation. Calls from several threads at once are safe: each call
 // waits only for its own chunks. A call allocates nothing: the callable is
 // passed by reference (RangeFn) and the call's bookkeeping lives on the
 // caller's stack, so a Session run can be allocation-free.

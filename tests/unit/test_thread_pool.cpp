@@ -39,6 +39,20 @@ TEST(ThreadPool, GrainLimitsChunks) {
   EXPECT_EQ(calls.load(), 1) << "10 items with grain 100 run as one chunk";
 }
 
+TEST(ThreadPool, AtMostFourChunksPerThread) {
+  for (int threads : {1, 2, 3}) {
+    ThreadPool pool(threads);
+    std::atomic<int> calls{0};
+    std::atomic<int64_t> covered{0};
+    pool.parallelFor(1000, [&](int64_t b, int64_t e) {
+      calls++;
+      covered += e - b;
+    });
+    EXPECT_EQ(covered.load(), 1000);
+    EXPECT_LE(calls.load(), threads == 1 ? 1 : 4 * threads) << threads << " threads";
+  }
+}
+
 TEST(ThreadPool, ExceptionReachesTheCaller) {
   ThreadPool pool(2);
   EXPECT_THROW(pool.parallelFor(100, [&](int64_t b, int64_t) {
