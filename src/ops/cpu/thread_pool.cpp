@@ -151,7 +151,7 @@ void ThreadPool::parallelFor(int64_t n, RangeFn fn, int64_t grain) {
   grain = std::max<int64_t>(grain, 1);
   // A few chunks per thread, claimed dynamically: 2-6% faster end to end
   // than one per thread on ResNet-50 / SqueezeNet / EfficientNet-B0 here.
-  const int64_t chunks = std::min<int64_t>(int64_t{4} * size_, (n + grain - 1) / grain);
+  const int64_t chunks = size_ <= 1 ? 1 : std::min<int64_t>(int64_t{4} * size_, (n + grain - 1) / grain);
   if (chunks <= 1) {
     fn(0, n);
     return;
