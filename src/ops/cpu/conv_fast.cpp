@@ -37,6 +37,7 @@
 #include <string>
 
 #include "ops/cpu/gemm/gemm_internal.h"
+#include "ops/cpu/scratch.h"
 
 namespace oinfer::conv {
 
@@ -134,22 +135,9 @@ void im2colPanels(const ConvGeom& g, const float* x, int64_t n0, int64_t nl, int
   }
 }
 
-// The caller's buffer for one chunk of packed im2col columns, grown on demand
-// and kept (64-byte aligned). Workers write into the caller's buffer.
-struct ColumnScratch {
-  float* p = nullptr;
-  size_t n = 0;
-  ~ColumnScratch() { std::free(p); }
-  float* get(size_t want) {
-    if (want > n) {
-      std::free(p);
-      n = want;
-      p = static_cast<float*>(std::aligned_alloc(64, (n * sizeof(float) + 63) / 64 * 64));
-    }
-    return p;
-  }
-};
-thread_local ColumnScratch tlsColumns;
+// The caller's buffer for one chunk of packed im2col columns (workers write
+// into it).
+thread_local cpu::AlignedScratch<float> tlsColumns;
 
 // Columns per packed chunk: the whole output when its im2col fits the budget
 // (about L2), else a multiple of nr sized to it, at least 4 panels.

@@ -26,27 +26,14 @@
 
 #include "ops/cpu/conv_fast.h"
 #include "ops/cpu/gemm/gemm_internal.h"
+#include "ops/cpu/scratch.h"
 
 namespace oinfer::conv {
 
 namespace {
 
-template <class T>
-struct Scratch {
-  T* p = nullptr;
-  size_t n = 0;
-  ~Scratch() { std::free(p); }
-  T* get(size_t want) {
-    if (want > n) {
-      std::free(p);
-      n = want;
-      p = static_cast<T*>(std::aligned_alloc(64, (n * sizeof(T) + 63) / 64 * 64));
-    }
-    return p;
-  }
-};
-thread_local Scratch<float> tlsPad, tlsOut;
-thread_local Scratch<int64_t> tlsShifts;
+thread_local cpu::AlignedScratch<float> tlsPad, tlsOut;  // the caller's (workers write into them)
+thread_local cpu::AlignedScratch<int64_t> tlsShifts;
 
 // One column panel (cols <= nr output columns) against M tiles [t0, t1),
 // over all K blocks, written into Y (row stride ldy) with bias, residual and

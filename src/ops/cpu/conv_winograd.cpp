@@ -23,6 +23,7 @@
 
 #include "ops/cpu/conv_fast.h"
 #include "ops/cpu/gemm/gemm_internal.h"
+#include "ops/cpu/scratch.h"
 
 namespace oinfer::conv {
 
@@ -30,21 +31,8 @@ namespace {
 
 constexpr int kTiles = 16;  // positions in a 4x4 transformed tile
 
-// Caller-thread scratch, grown on demand and kept (64-byte aligned).
-struct Scratch {
-  float* p = nullptr;
-  size_t n = 0;
-  ~Scratch() { std::free(p); }
-  float* get(size_t want) {
-    if (want > n) {
-      std::free(p);
-      n = want;
-      p = static_cast<float*>(std::aligned_alloc(64, (n * sizeof(float) + 63) / 64 * 64));
-    }
-    return p;
-  }
-};
-thread_local Scratch tlsV, tlsO;
+// Caller-thread scratch (workers write into it).
+thread_local cpu::AlignedScratch<float> tlsV, tlsO;
 
 // Tiles per chunk: V and O together about 4 MiB; a multiple of the GEMM's
 // row tile unless the whole output fits.

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ops/cpu/gemm/gemm_internal.h"
+#include "ops/cpu/scratch.h"
 
 namespace oinfer {
 namespace gemm {
@@ -32,20 +33,7 @@ int64_t roundUp(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
 // Per-thread packing buffers, grown on demand and kept, so steady-state runs
 // allocate nothing.
-struct Scratch {
-  float* p = nullptr;
-  size_t n = 0;
-  ~Scratch() { std::free(p); }
-  float* get(size_t want) {
-    if (want > n) {
-      std::free(p);
-      n = want;
-      p = static_cast<float*>(std::aligned_alloc(64, roundUp(int64_t(n * sizeof(float)), 64)));
-    }
-    return p;
-  }
-};
-thread_local Scratch tlsA, tlsB;
+thread_local cpu::AlignedScratch<float> tlsA, tlsB;
 
 // op(A)[m0:m0+ml, k0:k0+kl] as ceil(ml/mr) panels of kl x mr.
 void packAPanels(bool transA, const float* A, int64_t lda, int64_t m0, int64_t ml, int64_t k0, int64_t kl, int mr,
