@@ -85,10 +85,16 @@ void runPanel(const PanelJob& p, int64_t t0, int64_t t1, const float* bp, const 
         t.clamp = p.clamp;
         t.lo = p.lo;
         t.hi = p.hi;
+        if (gemm::fusedActivation(*p.isa, p.tail->act)) {
+          t.act = p.tail->act;
+          t.p0 = p.tail->p0;
+          t.p1 = p.tail->p1;
+        }
       }
       if (tailSrc) p.isa->kernel(kl, ablock + row * kl, panel, c, p.ldy, r, cols, t);
       else p.isa->shifted(kl, ablock + row * kl, bp, shifts + k0, c, p.ldy, r, cols, t);
-      if (last && p.tail->act != GemmActivation::kNone) gemm::activateBlock(*p.tail, c, p.ldy, r, cols);
+      if (last && p.tail->act != GemmActivation::kNone && !gemm::fusedActivation(*p.isa, p.tail->act))
+        gemm::activateBlock(*p.tail, c, p.ldy, r, cols);
     }
   }
 }

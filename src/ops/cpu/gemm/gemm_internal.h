@@ -21,6 +21,10 @@ struct TileArgs {
   int64_t ldr = 0;
   bool clamp = false;
   float lo = 0.f, hi = 0.f;
+  // An activation other than the clamp, applied in registers after it; only
+  // micro-kernels whose Isa::fusesActivations is set read it (not Gelu).
+  GemmActivation act = GemmActivation::kNone;
+  float p0 = 0.f, p1 = 0.f;
 };
 
 // a: kc x MR (k-major), b: kc x NR (k-major), both zero-padded; writes rows x
@@ -39,7 +43,14 @@ struct Isa {
   int mr, nr;
   MicroKernel kernel;
   ShiftedKernel shifted;
+  bool fusesActivations;  // applies TileArgs::act itself
 };
+
+// Whether `isa`'s micro-kernels apply activation `a` in registers (TileArgs::act).
+inline bool fusedActivation(const Isa& isa, GemmActivation a) {
+  return isa.fusesActivations && a != GemmActivation::kNone && a != GemmActivation::kRelu &&
+         a != GemmActivation::kClip && a != GemmActivation::kGelu;
+}
 
 const Isa& isa();  // chosen once from the running CPU
 

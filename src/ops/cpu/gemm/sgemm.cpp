@@ -135,7 +135,8 @@ void runBlock(const Isa& I, int64_t M, int64_t N, int64_t K, const ASource& a, c
   const int64_t kc = a.packed ? a.packed->kc : b.packed ? b.packed->kc : kKc;
   float lo = 0.f, hi = 0.f;
   const bool clamp = clampActivation(ep, lo, hi);
-  const bool post = ep.act != GemmActivation::kNone && !clamp;
+  const bool inKernel = fusedActivation(I, ep.act);
+  const bool post = ep.act != GemmActivation::kNone && !clamp && !inKernel;
   const int64_t mPad = roundUp(M, mr), nPad = roundUp(N, nr);
   for (int64_t nb = n0; nb < n1; nb += kNc) {
     const int64_t nl = std::min<int64_t>(kNc, n1 - nb);
@@ -180,6 +181,11 @@ void runBlock(const Isa& I, int64_t M, int64_t N, int64_t K, const ASource& a, c
               t.clamp = clamp;
               t.lo = lo;
               t.hi = hi;
+              if (inKernel) {
+                t.act = ep.act;
+                t.p0 = ep.p0;
+                t.p1 = ep.p1;
+              }
             }
             float* c = C + row * ldc + col;
             I.kernel(kl, ap + i * kl, bp + j * kl, c, ldc, rows, cols, t);
