@@ -163,9 +163,15 @@ __attribute__((target("avx512f"))) bool depthwisePlanes512(const ConvGeom& g, co
         // The padded row's columns [0, s * Wg): zeros, the input row, zeros.
         float* row = s == 1 ? d0 : rowBuf;
         const int64_t len = s * Wg, lo = std::min(len, padL), hi = std::clamp<int64_t>(padL + W, lo, len);
-        std::fill(row, row + lo, 0.f);
-        std::copy(xp + ih * W + (lo - padL), xp + ih * W + (hi - padL), row + lo);
-        std::fill(row + hi, row + len, 0.f);
+        // Masked 16-lane loads (lanes outside [lo, hi) are neither read nor
+        // kept): small planes paid more in memset/memcpy calls than in copying.
+        const float* src = xp + ih * W - padL;
+        for (int64_t j = 0; j < len; j += 16) {
+          const int64_t a = std::clamp<int64_t>(lo - j, 0, 16), e = std::clamp<int64_t>(hi - j, 0, 16);
+          const __mmask16 valid = __mmask16(((1u << e) - 1) & ~((1u << a) - 1));
+          const __mmask16 keep = len - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (len - j)) - 1);
+          _mm512_mask_storeu_ps(row + j, keep, _mm512_maskz_loadu_ps(valid, src + j));
+        }
         if (s == 2) {  // de-interleave into the two column phases
           float* d1 = d0 + subSize;
           for (int64_t j = 0; j < Wg; j += 16) {
@@ -217,7 +223,11 @@ __attribute__((target("avx512f"))) bool depthwisePlanes512(const ConvGeom& g, co
       _mm512_storeu_ps(grid + j0, r);
     }
     float* yb = yp + oh0 * OW;
-    for (int64_t r = 0; r < rows; ++r) std::copy(grid + r * Wg, grid + r * Wg + OW, yb + r * OW);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t j = 0; j < OW; j += 16) {
+        const __mmask16 m = OW - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (OW - j)) - 1);
+        _mm512_mask_storeu_ps(yb + r * OW + j, m, _mm512_maskz_loadu_ps(m, grid + r * Wg + j));
+      }
     if (doPost) {
       GemmEpilogue ep = post;
       if (zp) {
