@@ -44,6 +44,12 @@ import statistics
 import sys
 import time
 
+# numpy (imported by both workers for their inputs) would otherwise start an
+# OpenBLAS thread pool whose threads poll for work: CPU taken from the engines'
+# runs on a 2-core machine (1.4% of a SqueezeNet run's samples). Inherited by
+# the spawned workers.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CACHE = os.environ.get("OINFER_BENCH_CACHE", os.path.join(os.path.expanduser("~"), ".cache", "oinfer-bench"))
