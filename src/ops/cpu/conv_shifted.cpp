@@ -264,8 +264,11 @@ void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>
         const int64_t rows = std::min(rowChunk, OH - oh0), ncols = rows * Wg;
         const int64_t panels = (ncols + nr - 1) / nr;
         // Units: groups of panels (long runs for the copy into Y), about 8
-        // per thread; M split too when the groups alone would leave threads idle.
-        const int64_t perGroup = std::max<int64_t>(1, panels / (8 * threads));
+        // per thread; M split too when the groups alone would leave threads
+        // idle. A handful of panels (7x7 outputs: two) stay in one group, so
+        // each unit streams its rows of the weights once for all of them
+        // instead of once per panel (K outer, panels inner below).
+        const int64_t perGroup = panels <= 2 * threads ? panels : std::max<int64_t>(1, panels / (8 * threads));
         const int64_t groups = (panels + perGroup - 1) / perGroup;
         const int64_t mSplit = std::clamp<int64_t>((4 * threads + groups - 1) / groups, 1, mTiles);
         const int64_t tilesPer = (mTiles + mSplit - 1) / mSplit;
@@ -275,28 +278,28 @@ void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>
             const int64_t grpIdx = u / mSplit, ms = u % mSplit;
             const int64_t colBegin = grpIdx * perGroup * nr, colEnd = std::min(ncols, colBegin + perGroup * nr);
             const int64_t t0 = ms * tilesPer, t1 = std::min(mTiles, t0 + tilesPer);
-            for (int64_t col = colBegin; col < colEnd; col += nr) {
-            const int cols = int(std::min<int64_t>(nr, ncols - col));
             for (int64_t k0 = 0; k0 < CK; k0 += kc) {
               const int64_t kl = std::min(kc, CK - k0);
               const bool first = k0 == 0, last = k0 + kl >= CK;
               const float* ablock = A.data.get() + k0 * ((Mg + mr - 1) / mr * mr);
-              for (int64_t ti = t0; ti < t1; ++ti) {
-                const int64_t row = ti * mr;
-                const int r = int(std::min<int64_t>(mr, Mg - row));
-                gemm::TileArgs t;
-                t.beta = first ? 0.f : 1.f;
-                t.loadC = !first;
-                if (last) {
-                  t.rowBias = bg ? bg + row : nullptr;
-                  t.clamp = clampInKernel;
-                  t.lo = lo;
-                  t.hi = hi;
+              for (int64_t col = colBegin; col < colEnd; col += nr) {
+                const int cols = int(std::min<int64_t>(nr, ncols - col));
+                for (int64_t ti = t0; ti < t1; ++ti) {
+                  const int64_t row = ti * mr;
+                  const int r = int(std::min<int64_t>(mr, Mg - row));
+                  gemm::TileArgs t;
+                  t.beta = first ? 0.f : 1.f;
+                  t.loadC = !first;
+                  if (last) {
+                    t.rowBias = bg ? bg + row : nullptr;
+                    t.clamp = clampInKernel;
+                    t.lo = lo;
+                    t.hi = hi;
+                  }
+                  I.shifted(kl, ablock + row * kl, bbase + col, shifts + k0, ypad + row * ncols + col, ncols, r,
+                            cols, t);
                 }
-                I.shifted(kl, ablock + row * kl, bbase + col, shifts + k0, ypad + row * ncols + col, ncols, r, cols,
-                          t);
               }
-            }
             }
             // This unit's columns are final: their valid part into Y while
             // still in cache, then the residual and the activation.
