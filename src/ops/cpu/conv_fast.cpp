@@ -32,7 +32,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -48,26 +47,6 @@ bool depthwisePlanes512(const ConvGeom& g, const float* x, const float* w, const
                         const GemmEpilogue& post);  // conv_depthwise.cpp
 
 namespace {
-
-class StridedPacker final : public gemm::BPacker {  // pointwise: B is x itself
- public:
-  StridedPacker(const float* x, int64_t ld) : x_(x), ld_(ld) {}
-  void pack(int64_t k0, int64_t kl, int64_t n0, int64_t nl, int nr, float* dst) const override {
-    for (int64_t kk = 0; kk < kl; ++kk) {
-      const float* s = x_ + (k0 + kk) * ld_ + n0;
-      for (int64_t j = 0; j < nl; j += nr) {
-        const int64_t cols = std::min<int64_t>(nr, nl - j);
-        float* d = dst + j * kl + kk * nr;
-        std::memcpy(d, s + j, cols * sizeof(float));
-        for (int64_t c = cols; c < nr; ++c) d[c] = 0.f;
-      }
-    }
-  }
-
- private:
-  const float* x_;
-  int64_t ld_;
-};
 
 // The im2col matrix (Cg*K x P) restricted to columns [n0, n0 + nl), written
 // straight into the packB layout (see gemm::packedBView) at dst: panels
@@ -316,8 +295,8 @@ void convFloat(ThreadPool& pool, const ConvGeom& g, Strategy st, const float* x,
       ep.p0 = act.p0;
       ep.p1 = act.p1;
       if (st == Strategy::kPointwise) {
-        StridedPacker bp(xg, P);
-        gemm::gemmPackedA((*pw)[grp], P, bp, 1.f, 0.f, y + yoff, P, ep, &pool);
+        // B is x itself (Cg x P); the GEMM packs it block by block.
+        sgemmPackedA((*pw)[grp], false, P, xg, P, 1.f, 0.f, y + yoff, P, ep, &pool);
         continue;
       }
       // im2col: each chunk of columns is gathered once, by all threads, into

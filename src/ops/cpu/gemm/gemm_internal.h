@@ -1,6 +1,7 @@
 // Internals shared by the GEMM driver, its micro-kernels and the Conv
-// kernels that feed the driver their own B packing (im2col straight into
-// the packed layout).
+// kernels that drive the micro-kernels or the driver over operands they lay
+// out themselves (im2col into packed panels, Winograd's packed A, shifted
+// B rows).
 #pragma once
 
 #include <cstdint>
@@ -63,18 +64,6 @@ bool cpuHasAvx2();
 inline constexpr int kKc = 256;   // K block: an NR-wide B micro-panel of kc rows stays in L1
 inline constexpr int kMc = 240;   // M block: MC x KC of packed A stays in L2
 inline constexpr int kNc = 1536;  // N block
-
-// Fills dst with op(B)[k0:k0+kl, n0:n0+nl] as ceil(nl/nr) panels of kl x nr
-// (zero-padded columns).
-class BPacker {
- public:
-  virtual ~BPacker() = default;
-  virtual void pack(int64_t k0, int64_t kl, int64_t n0, int64_t nl, int nr, float* dst) const = 0;
-};
-
-// C = alpha * A * op(B) + beta * C with the epilogue, B produced by `b`.
-void gemmPackedA(const PackedA& A, int64_t N, const BPacker& b, float alpha, float beta, float* C, int64_t ldc,
-                 const GemmEpilogue& ep, ThreadPool* pool);
 
 // C = alpha * A * B + beta * C with the epilogue, both operands packed (B
 // may be a view on caller-owned memory in the packB layout: see packedBView).

@@ -85,19 +85,6 @@ void packBPanels(bool transB, const float* B, int64_t ldb, int64_t k0, int64_t k
   }
 }
 
-class RawBPacker final : public BPacker {
- public:
-  RawBPacker(bool t, const float* b, int64_t ld) : t_(t), b_(b), ld_(ld) {}
-  void pack(int64_t k0, int64_t kl, int64_t n0, int64_t nl, int nr, float* dst) const override {
-    packBPanels(t_, b_, ld_, k0, kl, n0, nl, nr, dst);
-  }
-
- private:
-  bool t_;
-  const float* b_;
-  int64_t ld_;
-};
-
 struct ASource {
   const PackedA* packed = nullptr;
   bool trans = false;
@@ -106,7 +93,9 @@ struct ASource {
 };
 struct BSource {
   const PackedB* packed = nullptr;
-  const BPacker* packer = nullptr;
+  bool trans = false;
+  const float* p = nullptr;
+  int64_t ld = 0;
 };
 
 float actScalar(const GemmEpilogue& ep, float x) {
@@ -148,7 +137,7 @@ void runBlock(const Isa& I, int64_t M, int64_t N, int64_t K, const ASource& a, c
         bp = b.packed->data.get() + k0 * nPad + nb * kl;
       } else {
         float* buf = tlsB.get(size_t(roundUp(nl, nr) * kl));
-        b.packer->pack(k0, kl, nb, nl, nr, buf);
+        packBPanels(b.trans, b.p, b.ld, k0, kl, nb, nl, nr, buf);
         bp = buf;
       }
       for (int64_t mb = m0; mb < m1; mb += kMc) {
@@ -267,15 +256,6 @@ void activateBlock(const GemmEpilogue& ep, float* c, int64_t ldc, int64_t rows, 
   }
 }
 
-void gemmPackedA(const PackedA& A, int64_t N, const BPacker& b, float alpha, float beta, float* C, int64_t ldc,
-                 const GemmEpilogue& ep, ThreadPool* pool) {
-  ASource as;
-  as.packed = &A;
-  BSource bs;
-  bs.packer = &b;
-  driver(A.M, N, A.K, as, bs, alpha, beta, C, ldc, ep, pool);
-}
-
 void gemmPackedAB(const PackedA& A, const PackedB& B, float alpha, float beta, float* C, int64_t ldc,
                   const GemmEpilogue& ep, ThreadPool* pool) {
   ASource as;
@@ -322,8 +302,7 @@ void reserveThreadScratch(ThreadPool* pool) {
 void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
            const float* B, int64_t ldb, float beta, float* C, int64_t ldc, ThreadPool* pool) {
   ASource as{nullptr, transA, A, lda};
-  RawBPacker bp(transB, B, ldb);
-  BSource bs{nullptr, &bp};
+  BSource bs{nullptr, transB, B, ldb};
   driver(M, N, K, as, bs, alpha, beta, C, ldc, GemmEpilogue{}, pool);
 }
 
@@ -362,14 +341,17 @@ PackedA packA(bool transA, int64_t M, int64_t K, const float* A, int64_t lda) {
 void sgemmPacked(bool transA, int64_t M, const float* A, int64_t lda, const PackedB& B, float alpha, float beta,
                  float* C, int64_t ldc, const GemmEpilogue& ep, ThreadPool* pool) {
   ASource as{nullptr, transA, A, lda};
-  BSource bs{&B, nullptr};
+  BSource bs;
+  bs.packed = &B;
   driver(M, B.N, B.K, as, bs, alpha, beta, C, ldc, ep, pool);
 }
 
 void sgemmPackedA(const PackedA& A, bool transB, int64_t N, const float* B, int64_t ldb, float alpha, float beta,
                   float* C, int64_t ldc, const GemmEpilogue& ep, ThreadPool* pool) {
-  RawBPacker bp(transB, B, ldb);
-  gemmPackedA(A, N, bp, alpha, beta, C, ldc, ep, pool);
+  ASource as;
+  as.packed = &A;
+  BSource bs{nullptr, transB, B, ldb};
+  driver(A.M, N, A.K, as, bs, alpha, beta, C, ldc, ep, pool);
 }
 
 void applyGemmEpilogue(const GemmEpilogue& ep, float* C, int64_t ldc, int64_t M, int64_t N, int64_t rowOffset,
