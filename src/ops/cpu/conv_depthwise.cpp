@@ -3,10 +3,9 @@
 // output is stored once instead of once per tap. Stride 2 de-interleaves two
 // loads with one permute. Taps that cross the left/right border (padding) are
 // masked off in the loads, so the borders and a short tail stay vectorised.
-// With `accumulate` the row is added to y instead of starting from the bias
-// (the direct small-M convolution sums one call per input channel).
 // Built with its own target attribute; callers check the CPU. Also the
-// whole-plane kernel (depthwisePlane512), which the depthwise Conv uses.
+// whole-plane kernel (depthwisePlanes512), which the depthwise Conv uses
+// wherever a band of its rows fits the kernel's buffer (depthwisePlanesFit).
 #include <immintrin.h>
 
 #include <algorithm>
@@ -24,8 +23,8 @@ namespace {
 // (one accumulator per chunk made a 3x3 kernel latency-bound).
 template <int S, int NC>
 __attribute__((target("avx512f"))) inline void chunks(const float* const* xrows, const float* w, int KH, int KW,
-                                                      int64_t padW, int64_t W, int64_t OW, float bias,
-                                                      bool accumulate, float* y, int64_t ow0) {
+                                                      int64_t padW, int64_t W, int64_t OW, float bias, float* y,
+                                                      int64_t ow0) {
   const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
   __m512 acc[NC][2];
   __mmask16 om[NC];
@@ -33,7 +32,7 @@ __attribute__((target("avx512f"))) inline void chunks(const float* const* xrows,
   for (int c = 0; c < NC; ++c) {
     const int64_t n = std::clamp<int64_t>(OW - (ow0 + 16 * c), 0, 16);
     om[c] = __mmask16((1u << n) - 1);
-    acc[c][0] = accumulate ? _mm512_maskz_loadu_ps(om[c], y + ow0 + 16 * c) : _mm512_set1_ps(bias);
+    acc[c][0] = _mm512_set1_ps(bias);
     acc[c][1] = _mm512_setzero_ps();
   }
   for (int kw = 0; kw < KW; ++kw) {
@@ -76,18 +75,45 @@ __attribute__((target("avx512f"))) inline void chunks(const float* const* xrows,
 
 template <int S>
 __attribute__((target("avx512f"))) void rowKernel(const float* const* xrows, const float* w, int KH, int KW,
-                                                  int64_t padW, int64_t W, int64_t OW, float bias, bool accumulate,
-                                                  float* y) {
+                                                  int64_t padW, int64_t W, int64_t OW, float bias, float* y) {
   int64_t ow = 0;
-  for (; ow + 64 <= OW; ow += 64) chunks<S, 4>(xrows, w, KH, KW, padW, W, OW, bias, accumulate, y, ow);
+  for (; ow + 64 <= OW; ow += 64) chunks<S, 4>(xrows, w, KH, KW, padW, W, OW, bias, y, ow);
   const int64_t left = (OW - ow + 15) / 16;
-  if (left == 1) chunks<S, 1>(xrows, w, KH, KW, padW, W, OW, bias, accumulate, y, ow);
-  else if (left == 2) chunks<S, 2>(xrows, w, KH, KW, padW, W, OW, bias, accumulate, y, ow);
-  else if (left == 3) chunks<S, 3>(xrows, w, KH, KW, padW, W, OW, bias, accumulate, y, ow);
-  else if (left == 4) chunks<S, 4>(xrows, w, KH, KW, padW, W, OW, bias, accumulate, y, ow);  // 49..63 left
+  if (left == 1) chunks<S, 1>(xrows, w, KH, KW, padW, W, OW, bias, y, ow);
+  else if (left == 2) chunks<S, 2>(xrows, w, KH, KW, padW, W, OW, bias, y, ow);
+  else if (left == 3) chunks<S, 3>(xrows, w, KH, KW, padW, W, OW, bias, y, ow);
+  else if (left == 4) chunks<S, 4>(xrows, w, KH, KW, padW, W, OW, bias, y, ow);  // 49..63 left
+}
+
+// The whole-plane kernel's layout (see depthwisePlanes512): the sub-plane
+// width Wg, the extra sub-plane rows the taps reach (shiftRows), the output
+// rows per band (rows; < 1 when not even one fits the buffer).
+struct PlaneLayout {
+  int64_t Wg, shiftRows, rows;
+};
+constexpr int64_t kPlaneBuf = 8192;  // floats on the stack
+constexpr int kMaxPlaneTaps = 64;
+constexpr int64_t kMaxPhaseWidth = 1024;  // stride 2: columns per phase
+
+PlaneLayout planeLayout(const ConvGeom& g) {
+  const int64_t s = g.s[2];
+  const int64_t spanW = (g.grid[2] - 1) * s + (g.k[2] - 1) * g.dil[2] + 1;  // columns one output row reads
+  PlaneLayout l;
+  l.Wg = (spanW + s - 1) / s;
+  l.shiftRows = (g.k[1] - 1) * g.dil[1] / s + 1;
+  // Per band of `rows` output rows: s*s sub-planes of rows + shiftRows rows, the output grid rows * Wg, slack.
+  l.rows = std::min((kPlaneBuf - 64) / ((s * s) * l.Wg + l.Wg) - l.shiftRows, g.grid[1]);
+  return l;
 }
 
 }  // namespace
+
+bool depthwisePlanesFit(const ConvGeom& g) {
+  if (g.k[0] != 1 || g.grid[0] != 1 || g.s[1] != g.s[2] || (g.s[2] != 1 && g.s[2] != 2)) return false;
+  if (g.k[1] * g.k[2] > kMaxPlaneTaps) return false;
+  const PlaneLayout l = planeLayout(g);
+  return l.rows >= 1 && (g.s[2] == 1 || l.Wg <= kMaxPhaseWidth);
+}
 
 // Whole planes at a time (small planes made the row kernel's per-row cost
 // dominate: MobileNetV2's 7x7x960 layer took 0.23 ms against onnxruntime's
@@ -99,152 +125,141 @@ __attribute__((target("avx512f"))) void rowKernel(const float* const* xrows, con
 // across row ends (the Wg - OW garbage columns per row are dropped on the
 // copy into y). Bands of output rows keep the buffer within kBuf floats.
 // Bias and a clamp (Relu / Clip) are applied in registers; `post` (residual,
-// other activations) on the rows copied into y.
-__attribute__((target("avx512f"))) bool depthwisePlanes512(const ConvGeom& g, const float* x, const float* w,
+// other activations) on the rows copied into y. Callers check
+// depthwisePlanesFit.
+__attribute__((target("avx512f"))) void depthwisePlanes512(const ConvGeom& g, const float* x, const float* w,
                                                            const float* b, const float* z, float* y, int64_t p0,
                                                            int64_t p1, bool clamp, float lo, float hi,
                                                            const GemmEpilogue& post) {
   const int64_t H = g.img[1], W = g.img[2], OH = g.grid[1], OW = g.grid[2];
   const int KH = int(g.k[1]), KW = int(g.k[2]), s = int(g.s[2]), dh = int(g.dil[1]), dw = int(g.dil[2]);
   const int64_t padT = g.padBegin[1], padL = g.padBegin[2];
-  constexpr int64_t kBuf = 8192;
-  alignas(64) float buf[kBuf];
-  // Sub-plane width: the columns one output row reads, per column phase.
-  const int64_t spanW = (OW - 1) * s + (KW - 1) * dw + 1;
-  const int64_t Wg = (spanW + s - 1) / s;
-  const int64_t rowTaps = (KH - 1) * dh;
-  const int64_t maxShiftRows = rowTaps / s + 1;
-  // Per band of nb output rows: s*s sub-planes of (nb + maxShiftRows) rows, the output grid nb * Wg, slack 32.
-  int64_t nb = (kBuf - 64) / ((s * s) * Wg + Wg) - maxShiftRows;
-  if (nb < 1) return false;  // not even one band row fits: the row kernel instead
-  nb = std::min(nb, OH);
+  alignas(64) float buf[kPlaneBuf];
+  const PlaneLayout layout = planeLayout(g);
+  const int64_t Wg = layout.Wg, maxShiftRows = layout.shiftRows, nb = layout.rows;
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   const __m512i evenIdx = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
   const __m512i oddIdx = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
   // Stride 2: one padded input row before de-interleaving (2 * Wg columns,
   // read 32 at a time).
-  alignas(64) float rowBuf[2 * 1024 + 32];
-  if (s == 2 && Wg > 1024) return false;
+  alignas(64) float rowBuf[2 * kMaxPhaseWidth + 32];
   const bool doPost = z || post.act != GemmActivation::kNone;
   // Every band uses the full band's sub-plane size, so the tap offsets
   // (sub-plane of the tap's phase, plus its row and column shift) are fixed.
   const int64_t subRowsMax = nb + maxShiftRows, subSize = subRowsMax * Wg;
-  constexpr int kMaxTaps = 64;
   const int taps = KH * KW;
-  if (taps > kMaxTaps) return false;
-  int64_t offs[kMaxTaps];
-  float wt[kMaxTaps];
+  int64_t offs[kMaxPlaneTaps];
+  float wt[kMaxPlaneTaps];
   for (int kh = 0, t = 0; kh < KH; ++kh)
     for (int kw = 0; kw < KW; ++kw, ++t) {
       const int64_t th = int64_t(kh) * dh, tw = int64_t(kw) * dw;
       offs[t] = ((th % s) * s + tw % s) * subSize + th / s * Wg + tw / s;
     }
   for (int64_t plane = p0; plane < p1; ++plane) {
-  const int64_t m = plane % g.M, c = m / g.Mg, n = plane / g.M;
-  const float* xp = x + (n * g.C + c) * g.imgSize;
-  for (int t = 0; t < taps; ++t) wt[t] = w[m * g.K + t];
-  const __m512 vb = _mm512_set1_ps(b ? b[m] : 0.f);
-  const float* zp = z ? z + plane * g.gridSize : nullptr;
-  float* yp = y + plane * g.gridSize;
-  for (int64_t oh0 = 0; oh0 < OH; oh0 += nb) {
-    const int64_t rows = std::min(nb, OH - oh0);
-    const int64_t subRows = rows + maxShiftRows;
-    float* sub = buf;
-    float* grid = buf + s * s * subSize + 16;
-    // Fill: sub-plane (pr, pc) row i, column j = padded input (oh0*s + i*s + pr, j*s + pc).
-    for (int pr = 0; pr < s; ++pr)
-      for (int64_t i = 0; i < subRows; ++i) {
-        const int64_t ih = oh0 * s + i * s + pr - padT;
-        float* d0 = sub + (pr * s) * subSize + i * Wg;  // column phase 0
-        if (ih < 0 || ih >= H) {
-          for (int pc = 0; pc < s; ++pc) std::fill(d0 + pc * subSize, d0 + pc * subSize + Wg, 0.f);
-          continue;
-        }
-        // The padded row's columns [0, s * Wg): zeros, the input row, zeros.
-        float* row = s == 1 ? d0 : rowBuf;
-        const int64_t len = s * Wg, lo = std::min(len, padL), hi = std::clamp<int64_t>(padL + W, lo, len);
-        // Masked 16-lane loads (lanes outside [lo, hi) are neither read nor
-        // kept): small planes paid more in memset/memcpy calls than in copying.
-        const float* src = xp + ih * W - padL;
-        for (int64_t j = 0; j < len; j += 16) {
-          const int64_t a = std::clamp<int64_t>(lo - j, 0, 16), e = std::clamp<int64_t>(hi - j, 0, 16);
-          const __mmask16 valid = __mmask16(((1u << e) - 1) & ~((1u << a) - 1));
-          const __mmask16 keep = len - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (len - j)) - 1);
-          _mm512_mask_storeu_ps(row + j, keep, _mm512_maskz_loadu_ps(valid, src + j));
-        }
-        if (s == 2) {  // de-interleave into the two column phases
-          float* d1 = d0 + subSize;
-          for (int64_t j = 0; j < Wg; j += 16) {
-            const __m512 va = _mm512_loadu_ps(row + 2 * j), vc = _mm512_loadu_ps(row + 2 * j + 16);
-            const __mmask16 km = Wg - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (Wg - j)) - 1);
-            _mm512_mask_storeu_ps(d0 + j, km, _mm512_permutex2var_ps(va, evenIdx, vc));
-            _mm512_mask_storeu_ps(d1 + j, km, _mm512_permutex2var_ps(va, oddIdx, vc));
+    const int64_t m = plane % g.M, c = m / g.Mg, n = plane / g.M;
+    const float* xp = x + (n * g.C + c) * g.imgSize;
+    for (int t = 0; t < taps; ++t) wt[t] = w[m * g.K + t];
+    const __m512 vb = _mm512_set1_ps(b ? b[m] : 0.f);
+    const float* zp = z ? z + plane * g.gridSize : nullptr;
+    float* yp = y + plane * g.gridSize;
+    for (int64_t oh0 = 0; oh0 < OH; oh0 += nb) {
+      const int64_t rows = std::min(nb, OH - oh0);
+      const int64_t subRows = rows + maxShiftRows;
+      float* sub = buf;
+      float* grid = buf + s * s * subSize + 16;
+      // Fill: sub-plane (pr, pc) row i, column j = padded input (oh0*s + i*s + pr, j*s + pc).
+      for (int pr = 0; pr < s; ++pr)
+        for (int64_t i = 0; i < subRows; ++i) {
+          const int64_t ih = oh0 * s + i * s + pr - padT;
+          float* d0 = sub + (pr * s) * subSize + i * Wg;  // column phase 0
+          if (ih < 0 || ih >= H) {
+            for (int pc = 0; pc < s; ++pc) std::fill(d0 + pc * subSize, d0 + pc * subSize + Wg, 0.f);
+            continue;
+          }
+          // The padded row's columns [0, s * Wg): zeros, the input row, zeros.
+          float* row = s == 1 ? d0 : rowBuf;
+          const int64_t len = s * Wg, lo = std::min(len, padL), hi = std::clamp<int64_t>(padL + W, lo, len);
+          // Masked 16-lane loads (lanes outside [lo, hi) are neither read nor
+          // kept): small planes paid more in memset/memcpy calls than in copying.
+          const float* src = xp + ih * W - padL;
+          for (int64_t j = 0; j < len; j += 16) {
+            const int64_t a = std::clamp<int64_t>(lo - j, 0, 16), e = std::clamp<int64_t>(hi - j, 0, 16);
+            const __mmask16 valid = __mmask16(((1u << e) - 1) & ~((1u << a) - 1));
+            const __mmask16 keep = len - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (len - j)) - 1);
+            _mm512_mask_storeu_ps(row + j, keep, _mm512_maskz_loadu_ps(valid, src + j));
+          }
+          if (s == 2) {  // de-interleave into the two column phases
+            float* d1 = d0 + subSize;
+            for (int64_t j = 0; j < Wg; j += 16) {
+              const __m512 va = _mm512_loadu_ps(row + 2 * j), vc = _mm512_loadu_ps(row + 2 * j + 16);
+              const __mmask16 km = Wg - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (Wg - j)) - 1);
+              _mm512_mask_storeu_ps(d0 + j, km, _mm512_permutex2var_ps(va, evenIdx, vc));
+              _mm512_mask_storeu_ps(d1 + j, km, _mm512_permutex2var_ps(va, oddIdx, vc));
+            }
           }
         }
+      std::fill(buf + s * s * subSize, buf + s * s * subSize + 16, 0.f);
+      // The grid: rows * Wg outputs, 64 then 16 at a time; reads stay inside
+      // the sub-plane buffers (the last vector reads up to 15 past a sub-plane's
+      // used rows: the next sub-plane, or the zeroed slack).
+      const int64_t total = rows * Wg;
+      int64_t j0 = 0;
+      for (; j0 + 64 <= total; j0 += 64) {
+        __m512 a0 = vb, a1 = vb, a2 = vb, a3 = vb;
+        for (int t = 0; t < taps; ++t) {
+          const __m512 wv = _mm512_set1_ps(wt[t]);
+          const float* p = sub + offs[t] + j0;
+          a0 = _mm512_fmadd_ps(wv, _mm512_loadu_ps(p), a0);
+          a1 = _mm512_fmadd_ps(wv, _mm512_loadu_ps(p + 16), a1);
+          a2 = _mm512_fmadd_ps(wv, _mm512_loadu_ps(p + 32), a2);
+          a3 = _mm512_fmadd_ps(wv, _mm512_loadu_ps(p + 48), a3);
+        }
+        if (clamp) {
+          a0 = _mm512_min_ps(_mm512_max_ps(a0, vlo), vhi);
+          a1 = _mm512_min_ps(_mm512_max_ps(a1, vlo), vhi);
+          a2 = _mm512_min_ps(_mm512_max_ps(a2, vlo), vhi);
+          a3 = _mm512_min_ps(_mm512_max_ps(a3, vlo), vhi);
+        }
+        _mm512_storeu_ps(grid + j0, a0);
+        _mm512_storeu_ps(grid + j0 + 16, a1);
+        _mm512_storeu_ps(grid + j0 + 32, a2);
+        _mm512_storeu_ps(grid + j0 + 48, a3);
       }
-    std::fill(buf + s * s * subSize, buf + s * s * subSize + 16, 0.f);
-    // The grid: rows * Wg outputs, 64 then 16 at a time; reads stay inside
-    // the sub-plane buffers (the last vector reads up to 15 past a sub-plane's
-    // used rows: the next sub-plane, or the zeroed slack).
-    const int64_t total = rows * Wg;
-    int64_t j0 = 0;
-    for (; j0 + 64 <= total; j0 += 64) {
-      __m512 a0 = vb, a1 = vb, a2 = vb, a3 = vb;
-      for (int t = 0; t < taps; ++t) {
-        const __m512 wv = _mm512_set1_ps(wt[t]);
-        const float* p = sub + offs[t] + j0;
-        a0 = _mm512_fmadd_ps(wv, _mm512_loadu_ps(p), a0);
-        a1 = _mm512_fmadd_ps(wv, _mm512_loadu_ps(p + 16), a1);
-        a2 = _mm512_fmadd_ps(wv, _mm512_loadu_ps(p + 32), a2);
-        a3 = _mm512_fmadd_ps(wv, _mm512_loadu_ps(p + 48), a3);
+      for (; j0 < total; j0 += 16) {
+        __m512 a0 = vb, a1 = _mm512_setzero_ps();
+        int t = 0;
+        for (; t + 1 < taps; t += 2) {
+          const float* p = sub + j0;
+          a0 = _mm512_fmadd_ps(_mm512_set1_ps(wt[t]), _mm512_loadu_ps(p + offs[t]), a0);
+          a1 = _mm512_fmadd_ps(_mm512_set1_ps(wt[t + 1]), _mm512_loadu_ps(p + offs[t + 1]), a1);
+        }
+        if (t < taps) a0 = _mm512_fmadd_ps(_mm512_set1_ps(wt[t]), _mm512_loadu_ps(sub + j0 + offs[t]), a0);
+        __m512 r = _mm512_add_ps(a0, a1);
+        if (clamp) r = _mm512_min_ps(_mm512_max_ps(r, vlo), vhi);
+        _mm512_storeu_ps(grid + j0, r);
       }
-      if (clamp) {
-        a0 = _mm512_min_ps(_mm512_max_ps(a0, vlo), vhi);
-        a1 = _mm512_min_ps(_mm512_max_ps(a1, vlo), vhi);
-        a2 = _mm512_min_ps(_mm512_max_ps(a2, vlo), vhi);
-        a3 = _mm512_min_ps(_mm512_max_ps(a3, vlo), vhi);
+      float* yb = yp + oh0 * OW;
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t j = 0; j < OW; j += 16) {
+          const __mmask16 mk = OW - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (OW - j)) - 1);
+          _mm512_mask_storeu_ps(yb + r * OW + j, mk, _mm512_maskz_loadu_ps(mk, grid + r * Wg + j));
+        }
+      if (doPost) {
+        GemmEpilogue ep = post;
+        if (zp) {
+          ep.residual = zp + oh0 * OW;
+          ep.ldr = OW;
+        }
+        applyGemmEpilogue(ep, yb, OW, 1, rows * OW);
       }
-      _mm512_storeu_ps(grid + j0, a0);
-      _mm512_storeu_ps(grid + j0 + 16, a1);
-      _mm512_storeu_ps(grid + j0 + 32, a2);
-      _mm512_storeu_ps(grid + j0 + 48, a3);
-    }
-    for (; j0 < total; j0 += 16) {
-      __m512 a0 = vb, a1 = _mm512_setzero_ps();
-      int t = 0;
-      for (; t + 1 < taps; t += 2) {
-        const float* p = sub + j0;
-        a0 = _mm512_fmadd_ps(_mm512_set1_ps(wt[t]), _mm512_loadu_ps(p + offs[t]), a0);
-        a1 = _mm512_fmadd_ps(_mm512_set1_ps(wt[t + 1]), _mm512_loadu_ps(p + offs[t + 1]), a1);
-      }
-      if (t < taps) a0 = _mm512_fmadd_ps(_mm512_set1_ps(wt[t]), _mm512_loadu_ps(sub + j0 + offs[t]), a0);
-      __m512 r = _mm512_add_ps(a0, a1);
-      if (clamp) r = _mm512_min_ps(_mm512_max_ps(r, vlo), vhi);
-      _mm512_storeu_ps(grid + j0, r);
-    }
-    float* yb = yp + oh0 * OW;
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t j = 0; j < OW; j += 16) {
-        const __mmask16 m = OW - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (OW - j)) - 1);
-        _mm512_mask_storeu_ps(yb + r * OW + j, m, _mm512_maskz_loadu_ps(m, grid + r * Wg + j));
-      }
-    if (doPost) {
-      GemmEpilogue ep = post;
-      if (zp) {
-        ep.residual = zp + oh0 * OW;
-        ep.ldr = OW;
-      }
-      applyGemmEpilogue(ep, yb, OW, 1, rows * OW);
     }
   }
-  }
-  return true;
 }
 
 bool depthwiseRow512(const float* const* xrows, const float* w, int KH, int KW, int stride, int64_t padW, int64_t W,
-                     int64_t OW, float bias, bool accumulate, float* y) {
-  if (stride == 1) rowKernel<1>(xrows, w, KH, KW, padW, W, OW, bias, accumulate, y);
-  else if (stride == 2) rowKernel<2>(xrows, w, KH, KW, padW, W, OW, bias, accumulate, y);
+                     int64_t OW, float bias, float* y) {
+  if (stride == 1) rowKernel<1>(xrows, w, KH, KW, padW, W, OW, bias, y);
+  else if (stride == 2) rowKernel<2>(xrows, w, KH, KW, padW, W, OW, bias, y);
   else return false;
   return true;
 }

@@ -30,7 +30,6 @@
 #include "ops/cpu/conv_fast.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -40,11 +39,12 @@
 
 namespace oinfer::conv {
 
+// conv_depthwise.cpp (AVX-512; callers check the CPU).
 bool depthwiseRow512(const float* const* xrows, const float* w, int KH, int KW, int stride, int64_t padW, int64_t W,
-                     int64_t OW, float bias, bool accumulate, float* y);  // conv_depthwise.cpp
-bool depthwisePlanes512(const ConvGeom& g, const float* x, const float* w, const float* b, const float* z, float* y,
-                        int64_t p0, int64_t p1, bool clamp, float lo, float hi,
-                        const GemmEpilogue& post);  // conv_depthwise.cpp
+                     int64_t OW, float bias, float* y);
+bool depthwisePlanesFit(const ConvGeom& g);
+void depthwisePlanes512(const ConvGeom& g, const float* x, const float* w, const float* b, const float* z, float* y,
+                        int64_t p0, int64_t p1, bool clamp, float lo, float hi, const GemmEpilogue& post);
 
 namespace {
 
@@ -167,16 +167,15 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
   const bool avx512 = std::string(gemm::isa().name) == "avx512";
   // Whole planes (2-d, same stride 1 or 2 both ways, any dilation) when a
   // band of rows fits the kernel's stack buffer; else rows.
-  if (avx512 && g.k[0] == 1 && g.grid[0] == 1 && g.s[1] == g.s[2] && (s2 == 1 || s2 == 2)) {
+  if (avx512 && depthwisePlanesFit(g)) {
     float lo = 0.f, hi = 0.f;
     GemmEpilogue post = ep;
     const bool clamp = !z && gemm::clampActivation(ep, lo, hi);
     if (clamp) post.act = GemmActivation::kNone;
-    std::atomic<bool> ok{true};
     pool.parallelFor(g.N * g.M, [&](int64_t p0, int64_t p1) {
-      if (!depthwisePlanes512(g, x, w, b, z, y, p0, p1, clamp, lo, hi, post)) ok = false;
+      depthwisePlanes512(g, x, w, b, z, y, p0, p1, clamp, lo, hi, post);
     }, std::max<int64_t>(1, 8192 / std::max<int64_t>(1, g.gridSize * g.K)));
-    if (ok) return;  // (a plane too wide for the buffer is refused before anything is written)
+    return;
   }
   // The register-accumulating AVX-512 row kernel: 2-d, no dilation, stride 1 or 2.
   const bool fast = avx512 && g.k[0] == 1 && g.grid[0] == 1 && g.k[1] <= 16 &&
@@ -197,7 +196,7 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
           const int64_t ih = tapCoord(g, 1, oh, kh);
           xrows[kh] = ih < 0 || ih >= g.img[1] ? nullptr : xp + ih * W;
         }
-        depthwiseRow512(xrows, wp, int(g.k[1]), int(g.k[2]), int(s2), g.padBegin[2], W, OW, b ? b[m] : 0.f, false,
+        depthwiseRow512(xrows, wp, int(g.k[1]), int(g.k[2]), int(s2), g.padBegin[2], W, OW, b ? b[m] : 0.f,
                         yrow);
       } else {
         std::fill(yrow, yrow + OW, b ? b[m] : 0.f);
