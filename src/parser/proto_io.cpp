@@ -77,19 +77,18 @@ bool parseMessage(google::protobuf::Message& msg, const void* data, size_t size,
   // protobuf addresses a message with int offsets: a single serialized message
   // cannot exceed 2 GB, which is why large models put weights in external data.
   if (size > static_cast<size_t>(INT_MAX)) return false;
+  auto parse = [&](google::protobuf::io::CodedInputStream& in) {
+    in.SetTotalBytesLimit(INT_MAX);
+    in.SetRecursionLimit(kRecursionLimit);
+    return msg.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+  };
   if (dropPages) {
     PageDroppingStream stream(static_cast<const uint8_t*>(data), size);
     google::protobuf::io::CodedInputStream in(&stream);
-    in.SetTotalBytesLimit(INT_MAX);
-    in.SetRecursionLimit(kRecursionLimit);
-    if (!msg.ParseFromCodedStream(&in)) return false;
-    return in.ConsumedEntireMessage();
+    return parse(in);
   }
   google::protobuf::io::CodedInputStream in(static_cast<const uint8_t*>(data), static_cast<int>(size));
-  in.SetTotalBytesLimit(INT_MAX);
-  in.SetRecursionLimit(kRecursionLimit);
-  if (!msg.ParseFromCodedStream(&in)) return false;
-  return in.ConsumedEntireMessage();
+  return parse(in);
 }
 
 MappedFile::MappedFile(const std::string& path) {
