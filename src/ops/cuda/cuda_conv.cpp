@@ -128,6 +128,16 @@ bool parseActivation(const Node& node, Activation& a) {
   return true;
 }
 
+// Y (N x C x ...) gets `bias` (per channel; null: none) and the fused
+// activation, in one launch; nothing when neither applies.
+void biasActivation(KernelContext& ctx, const Run& r, Tensor& y, const void* bias, const Activation& act) {
+  if (!bias && act.op == Un::kIdentity) return;
+  int64_t inner = 1;
+  for (size_t d = 2; d < y.rank(); ++d) inner *= y.dim(d);
+  checkLaunch(launchBiasAct(dtOf(y.dtype()), y.data(), bias, y.numel(), y.dim(1), inner, act.op, act.p, r.stream),
+              "launchBiasAct", ctx);
+}
+
 // ---- Conv -----------------------------------------------------------------------------
 
 class ConvKernel final : public CudaKernel {
@@ -172,14 +182,7 @@ class ConvKernel final : public CudaKernel {
       checkLaunch(launchBinary(Bin::kAdd, dtOf(y.dtype()), y.data(), z.data(), y.data(), bg, r.stream),
                   "launchBinary", ctx);
     }
-    const bool bias = present(ctx, 2);
-    if (bias || act_.op != Un::kIdentity) {
-      int64_t inner = 1;
-      for (size_t d = 2; d < y.rank(); ++d) inner *= y.dim(d);
-      checkLaunch(launchBiasAct(dtOf(y.dtype()), y.data(), bias ? in(ctx, 2) : nullptr, y.numel(), y.dim(1), inner,
-                                act_.op, act_.p, r.stream),
-                  "launchBiasAct", ctx);
-    }
+    biasActivation(ctx, r, y, present(ctx, 2) ? in(ctx, 2) : nullptr, act_);
   }
 
  private:
@@ -298,14 +301,7 @@ class ConvTransposeKernel final : public CudaKernel {
           "cudnnConvolutionBackwardData", &ctx.node());
     if (p.fullBytes)
       checkLaunch(launchPad(static_cast<int>(dataTypeSize(x.dtype())), ws, y.data(), p.crop, r.stream), "launchPad", ctx);
-    const bool bias = present(ctx, 2);
-    if (bias || act_.op != Un::kIdentity) {
-      int64_t inner = 1;
-      for (size_t d = 2; d < y.rank(); ++d) inner *= y.dim(d);
-      checkLaunch(launchBiasAct(dtOf(y.dtype()), y.data(), bias ? in(ctx, 2) : nullptr, y.numel(), y.dim(1), inner,
-                                act_.op, act_.p, r.stream),
-                  "launchBiasAct", ctx);
-    }
+    biasActivation(ctx, r, y, present(ctx, 2) ? in(ctx, 2) : nullptr, act_);
   }
 
  private:
