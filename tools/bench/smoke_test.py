@@ -3,7 +3,8 @@
 
 Runs tools/bench/bench.py on one small committed model, one timed run per
 engine, with --profile, and checks that the JSON has every reported field and
-that oinfer's outputs agree with onnxruntime's. No torch needed. Exits 77
+that oinfer's outputs agree with onnxruntime's; then once more with
+--no-pause, checking the JSON records which mode ran. No torch needed. Exits 77
 (CTest skip) when onnxruntime or onnx is not importable.
 
 usage: smoke_test.py SHIM_PATH MODEL_PATH
@@ -42,7 +43,28 @@ def main():
             print(f"FAIL: bench.py exited {p.returncode}")
             return 1
         doc = json.load(open(out))
+        # The same with the idle engine left running (--no-pause).
+        out2 = os.path.join(tmp, "bench_nopause.json")
+        cmd2 = [sys.executable, os.path.join(HERE, "bench.py"), "--shim", shim, "--model", model, "--batch", "1",
+                "--threads", "1", "--iters", "1", "--min-iters", "1", "--warmup", "1", "--no-peak", "--no-pause",
+                "--json", out2]
+        print("+ " + " ".join(cmd2), flush=True)
+        p2 = subprocess.run(cmd2, capture_output=True, text=True, timeout=240)
+        print(p2.stderr, file=sys.stderr)
+        if p2.returncode != 0:
+            print(f"FAIL: bench.py --no-pause exited {p2.returncode}")
+            return 1
+        doc2 = json.load(open(out2))
     errors = []
+    if doc.get("config", {}).get("pause_idle_engine") is not True:
+        errors.append(f"default run: config.pause_idle_engine is {doc.get('config', {}).get('pause_idle_engine')}")
+    if doc2.get("config", {}).get("pause_idle_engine") is not False:
+        errors.append(f"--no-pause run: config.pause_idle_engine is {doc2.get('config', {}).get('pause_idle_engine')}")
+    for r in doc2.get("results", []):
+        if not r.get("agree", {}).get("ok") or r.get("oinfer", {}).get("error") or r.get("onnxruntime", {}).get("error"):
+            errors.append(f"--no-pause run: {r.get('agree')}")
+    if len(doc2.get("results", [])) != 1:
+        errors.append(f"--no-pause run: expected 1 result, got {len(doc2.get('results', []))}")
 
     def need(d, keys, where):
         for k in keys:
