@@ -209,7 +209,8 @@ TEST(ConvStrategy, DepthwiseRowWidths) {
 }
 
 // FusedConv = act(Conv + Z): every activation, with and without residual,
-// on the GEMM strategies, the depthwise one and Winograd.
+// on the GEMM strategies, the depthwise one, Winograd and the channel-vector
+// kernel (whose plan falls back to the shifted GEMM for Gelu).
 float actRef(const std::string& a, const std::vector<float>& p, float x) {
   if (a == "Relu") return std::max(x, 0.f);
   if (a == "Clip") return std::min(std::max(x, p[0]), p[1]);
@@ -238,7 +239,8 @@ TEST(ConvStrategy, FusedConvActivationsAndResidual) {
                           {{1, 6, 9, 9}, {3, 6, 3, 3}, {1, 1, 1, 1}},
                           {{1, 128, 12, 12}, {64, 128, 3, 3}, {1, 1, 1, 1}},   // Winograd
                           {{1, 8, 32, 32}, {12, 8, 3, 3}, {1, 1, 1, 1}},      // shifted, row-aligned
-                          {{1, 24, 9, 9}, {20, 24, 1, 1}, {}}};               // pointwise in place
+                          {{1, 24, 9, 9}, {20, 24, 1, 1}, {}},                // pointwise in place
+                          {{1, 8, 13, 13}, {56, 8, 3, 3}, {1, 2, 1, 1}}};     // channel-vector (not Gelu)
   for (const auto& s : shapes)
     for (const auto& [act, params] : acts)
       for (bool residual : {false, true}) {
@@ -265,6 +267,117 @@ TEST(ConvStrategy, FusedConvActivationsAndResidual) {
         SCOPED_TRACE(act + (residual ? " +Z" : ""));
         t.run();
       }
+}
+
+// The geometry a plan computes for x / w shapes under p (2-d).
+conv::ConvGeom geomOf(const std::vector<int64_t>& xs, const std::vector<int64_t>& ws, const P2& p) {
+  const std::vector<int64_t> pd = p.all();
+  conv::ConvGeom g;
+  g.N = xs[0];
+  g.C = xs[1];
+  g.M = ws[0];
+  g.G = p.group;
+  g.Cg = ws[1];
+  g.Mg = ws[0] / p.group;
+  g.img = {1, xs[2], xs[3]};
+  g.grid = {1, (xs[2] + pd[0] + pd[2] - p.dil * (ws[2] - 1) - 1) / p.stride + 1,
+            (xs[3] + pd[1] + pd[3] - p.dil * (ws[3] - 1) - 1) / p.stride + 1};
+  g.k = {1, ws[2], ws[3]};
+  g.s = {1, p.stride, p.stride};
+  g.dil = {1, p.dil, p.dil};
+  g.padBegin = {0, pd[0], pd[1]};
+  g.K = ws[2] * ws[3];
+  g.imgSize = xs[2] * xs[3];
+  g.gridSize = g.grid[1] * g.grid[2];
+  g.noPadding = pd == std::vector<int64_t>{0, 0, 0, 0};
+  return g;
+}
+
+// The channel-vector kernel (output channels in the AVX-512 lanes) called
+// directly, so every shape runs it whatever a plan would pick: tiles of 1..12
+// pixels (row widths 13, 7, 29), a last panel of fewer than 32 channels,
+// strides 1 and 2, dilation, asymmetric padding and none, groups, batch 2,
+// 1x1 read in place (flat and strided), K past 256, bias / residual and
+// the activations applied in the tile's epilogue. The shifted GEMM runs the
+// same shapes as a second check of the one a plan used before.
+TEST(ConvStrategy, ChannelVecDirect) {
+  struct Case {
+    std::vector<int64_t> xs, ws;
+    P2 p;
+  };
+  P2 asym;
+  asym.pads = {0, 2, 1, 0};
+  P2 dil;
+  dil.group = 2;
+  dil.pad = 2;
+  dil.dil = 2;
+  const Case cases[] = {
+      {{1, 16, 11, 13}, {32, 16, 3, 3}, {1, 1, 1, 1}},
+      {{2, 8, 9, 30}, {56, 8, 3, 3}, {1, 2, 1, 1}},  // a last panel of 24 channels
+      {{1, 3, 23, 29}, {64, 3, 7, 7}, {1, 2, 3, 1}},  // a ResNet stem
+      {{1, 6, 12, 12}, {48, 3, 3, 3}, dil},           // groups of 24 outputs, dilation 2
+      {{1, 40, 7, 7}, {32, 40, 1, 1}, {}},            // 1x1: one run of 49 pixels
+      {{1, 24, 9, 11}, {32, 24, 1, 1}, {1, 2, 0, 1}},  // 1x1 stride 2, in place
+      {{1, 5, 11, 13}, {32, 5, 2, 4}, asym},
+      {{1, 64, 7, 7}, {64, 64, 3, 3}, {1, 1, 1, 1}},  // Cg*K = 576
+      {{1, 4, 80, 80}, {256, 4, 3, 3}, {1, 1, 1, 1}},  // 8 panels; the shifted GEMM's row-aligned panels
+  };
+  const std::vector<std::pair<std::string, std::vector<float>>> acts = {
+      {"", {}}, {"Relu", {}}, {"Clip", {-0.5f, 0.5f}}, {"LeakyRelu", {0.1f}}, {"SiLU", {}}, {"HardSwish", {}}};
+  if (std::string(sgemmIsa()) != "avx512") GTEST_SKIP() << "the channel-vector kernel needs AVX-512";
+  ThreadPool pool(2);
+  for (const Case& c : cases) {
+    const conv::ConvGeom g = geomOf(c.xs, c.ws, c.p);
+    ASSERT_TRUE(conv::cvecSuits(g)) << shapeToString(c.xs) << " * " << shapeToString(c.ws);
+    Tensor x = rnd(c.xs, 11), w = rnd(c.ws, 12), b = rnd({c.ws[0]}, 13);
+    const Tensor plain = direct(x, w, &b, c.p);
+    const Tensor z = rnd(plain.shape(), 14);
+    const std::vector<PackedB> packed = conv::packCvecWeights(g, w.data<float>());
+    const std::vector<PackedA> packedA = conv::packConvWeights(g, w.data<float>());
+    for (const auto& [act, params] : acts)
+      for (bool residual : {false, true}) {
+        SCOPED_TRACE(shapeToString(c.xs) + " * " + shapeToString(c.ws) + " " + act + (residual ? " +Z" : ""));
+        conv::Activation a;
+        a.act = act.empty() ? GemmActivation::kNone
+                : act == "Relu" ? GemmActivation::kRelu
+                : act == "Clip" ? GemmActivation::kClip
+                : act == "LeakyRelu" ? GemmActivation::kLeakyRelu
+                : act == "SiLU" ? GemmActivation::kSiLU
+                                : GemmActivation::kHardSwish;
+        a.p0 = params.empty() ? 0.f : params[0];
+        a.p1 = params.size() < 2 ? 0.f : params[1];
+        std::vector<float> y(plain.numel(), NAN), ys(plain.numel(), NAN);
+        const float* zp = residual ? z.data<float>() : nullptr;
+        conv::convCvec(pool, g, packed, x.data<float>(), b.data<float>(), zp, y.data(), a);
+        if (conv::shiftedSuits(g))
+          conv::convShifted(pool, g, packedA, x.data<float>(), b.data<float>(), zp, ys.data(), a);
+        for (int64_t i = 0; i < plain.numel(); ++i) {
+          const float want = actRef(act, params, plain.data<float>()[i] + (residual ? z.data<float>()[i] : 0.f));
+          ASSERT_NEAR(y[i], want, 1e-4f + 1e-4f * std::abs(want)) << "element " << i;
+          if (conv::shiftedSuits(g)) ASSERT_NEAR(ys[i], want, 1e-4f + 1e-4f * std::abs(want)) << "shifted, element " << i;
+        }
+      }
+  }
+}
+
+// Through the op: the shapes a plan gives the channel-vector kernel (strided,
+// or output rows that fill under 90% of the shifted GEMM's panels), and the
+// ones it leaves to the shifted GEMM (rows filling its panels, 1x1, few
+// output channels); weights given at run time take the GEMM paths.
+TEST(ConvStrategy, ChannelVecChosen) {
+  if (std::string(sgemmIsa()) != "avx512")
+    GTEST_SKIP() << "the channel-vector kernel needs AVX-512";
+  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 8, 14, 14}, {32, 8, 3, 3}, {1, 1, 1, 1})));   // 14-wide rows
+  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 8, 56, 56}, {64, 8, 3, 3}, {1, 1, 1, 1})));   // 56 of 64
+  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 3, 64, 64}, {64, 3, 7, 7}, {1, 2, 3, 1})));   // strided
+  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 3, 64, 64}, {64, 3, 9, 9}, {1, 1, 4, 1})))   // 64 of 64
+      << "rows that fill the shifted GEMM's panels";
+  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 64, 7, 7}, {64, 64, 1, 1}, {}))) << "1x1";
+  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 8, 14, 14}, {16, 8, 3, 3}, {1, 1, 1, 1}))) << "16 outputs";
+  runCase({1, 8, 14, 14}, {32, 8, 3, 3}, {1, 1, 1, 1}, true);
+  runCase({2, 16, 20, 22}, {72, 16, 3, 3}, {1, 2, 1, 1}, false);  // 3 panels, the last of 8 channels
+  runCase({1, 3, 40, 40}, {64, 3, 7, 7}, {1, 2, 3, 1}, true);
+  runCase({1, 8, 14, 14}, {32, 8, 3, 3}, {1, 1, 1, 1}, true, false);  // weights at run time
 }
 
 TEST(ConvStrategy, FusedConvResidualShapeMismatch) {

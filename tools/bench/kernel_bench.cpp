@@ -5,9 +5,10 @@
 // tools/bench/bench.py.
 // The strategy is the one a plan picks for constant weights (Winograd for the
 // 3x3 stride-1 layers unless --no-winograd).
-//   oinfer-kernel-bench [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd]
+//   oinfer-kernel-bench [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold]
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -53,14 +54,16 @@ conv::ConvGeom geom(const LayerShape& sh) {
 int main(int argc, char** argv) {
   int threads = 0, reps = 30;
   std::string filter;
-  bool winograd = true;
+  bool winograd = true, cold = false, cvec = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
     else if (!std::strcmp(argv[i], "--no-winograd")) winograd = false;
+    else if (!std::strcmp(argv[i], "--cold")) cold = true;
+    else if (!std::strcmp(argv[i], "--cvec")) cvec = true;
     else {
-      std::printf("usage: %s [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd]\n", argv[0]);
+      std::printf("usage: %s [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold]\n", argv[0]);
       return 2;
     }
   }
@@ -104,6 +107,20 @@ int main(int argc, char** argv) {
       {"pw 1x1 80->480 @14", 80, 480, 14, 1, 1, 0, 0},
   };
   ThreadPool pool(threads);
+  // --cold: before each timed call every thread streams through a buffer
+  // larger than its L2, so weights come from L3 / memory as they do inside a
+  // model run (where the layers in between evict them).
+  std::vector<float> flushBuf(cold ? (size_t(16) << 20) / sizeof(float) : 0, 1.f);
+  volatile float flushSink = 0;
+  auto flush = [&] {
+    if (!cold) return;
+    pool.parallelFor(pool.size(), [&](int64_t t0, int64_t t1) {
+      float s = 0;
+      for (int64_t t = t0; t < t1; ++t)
+        for (size_t i = 0; i < flushBuf.size(); i += 16) s += flushBuf[i];
+      flushSink = s;
+    });
+  };
   reserveThreadScratch(&pool);
   std::printf("isa %s, %d thread(s)\n| shape | median ms | best ms | GFLOP/s (median) | x in ResNet-50 | ms in ResNet-50 |\n"
               "|---|---|---|---|---|---|\n",
@@ -120,34 +137,55 @@ int main(int argc, char** argv) {
     for (auto& v : b) v = nd(rng);
     conv::Strategy st = conv::chooseStrategy(g);
     std::vector<PackedA> packed;
-    std::vector<PackedB> wino;
+    std::vector<PackedB> wino, cv;
     if (winograd && st == conv::Strategy::kIm2col && conv::winogradSuits(g)) {
       st = conv::Strategy::kWinograd;
       wino = conv::packWinogradWeights(g, w.data());
     } else {
       packed = conv::packConvWeights(g, w.data());
     }
+    // --cvec: the channel-vector kernel next to the default strategy, runs
+    // alternating, where it applies.
+    const bool useCvec = cvec && conv::cvecSuits(g);
+    if (useCvec) cv = conv::packCvecWeights(g, w.data());
     conv::Activation act;
     act.act = GemmActivation::kRelu;
-    std::vector<double> ms;
+    std::vector<float> yc(useCvec ? y.size() : 0);
+    std::vector<double> ms, msC;
     for (int r = 0; r < reps + 3; ++r) {
-      const auto t0 = std::chrono::steady_clock::now();
-      if (st == conv::Strategy::kWinograd)
-        conv::convWinograd(pool, g, x.data(), wino, b.data(), nullptr, y.data(), act);
-      else
-        conv::convFloat(pool, g, st, x.data(), w.data(), packed, b.data(), nullptr, y.data(), act);
-      const auto t1 = std::chrono::steady_clock::now();
-      if (r >= 3) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      for (int which = 0; which < (useCvec ? 2 : 1); ++which) {
+        const bool c = (which == 0) == bool(r & 1) && useCvec;
+        flush();
+        const auto t0 = std::chrono::steady_clock::now();
+        if (c)
+          conv::convCvec(pool, g, cv, x.data(), b.data(), nullptr, yc.data(), act);
+        else if (st == conv::Strategy::kWinograd)
+          conv::convWinograd(pool, g, x.data(), wino, b.data(), nullptr, y.data(), act);
+        else
+          conv::convFloat(pool, g, st, x.data(), w.data(), packed, b.data(), nullptr, y.data(), act);
+        const auto t1 = std::chrono::steady_clock::now();
+        if (r >= 3) (c ? msC : ms).push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      }
     }
     std::sort(ms.begin(), ms.end());
     const double med = ms[ms.size() / 2];
+    std::string extra;
+    if (useCvec) {
+      double worst = 0;
+      for (size_t i = 0; i < y.size(); ++i) worst = std::max(worst, double(std::abs(y[i] - yc[i])));
+      std::sort(msC.begin(), msC.end());
+      char buf[160];
+      std::snprintf(buf, sizeof buf, " cvec %.3f / %.3f best %.3f ratio %.2f%s", msC[msC.size() / 2], med, msC.front(),
+                    msC[msC.size() / 2] / med, worst > 1e-3 ? " MISMATCH" : "");
+      extra = buf;
+    }
     const double flop = 2.0 * g.M * g.C * g.K * g.gridSize;
     totalMs += med * sh.count;
     totalBest += ms.front() * sh.count;
     totalFlop += flop * sh.count;
-    std::printf("| %s%s | %.3f | %.3f | %.1f | %lld | %.2f |\n", sh.name,
+    std::printf("| %s%s | %.3f | %.3f | %.1f | %lld | %.2f |%s\n", sh.name,
                 st == conv::Strategy::kWinograd ? " (winograd)" : "", med, ms.front(), flop / med * 1e-6,
-                (long long)sh.count, med * sh.count);
+                (long long)sh.count, med * sh.count, extra.c_str());
   }
   std::printf("| total | %.2f | %.2f | %.1f | | |\n", totalMs, totalBest, totalFlop / totalMs * 1e-6);
   // MatMul with constant (packed) weights: BERT-base / ViT-B at 128 / 197 tokens.
@@ -170,6 +208,7 @@ int main(int argc, char** argv) {
     ep.bias = bias.data();
     std::vector<double> ms;
     for (int r = 0; r < reps + 3; ++r) {
+      flush();
       const auto t0 = std::chrono::steady_clock::now();
       sgemmPacked(false, gs.M, a.data(), gs.K, pb, 1.f, 0.f, c.data(), gs.N, ep, &pool);
       const auto t1 = std::chrono::steady_clock::now();

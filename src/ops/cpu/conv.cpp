@@ -221,7 +221,11 @@ class ConvKernel final : public Kernel {
       // replaces the GEMM packing; another input shape falls back to im2col.
       if (geom_ && strategy_ == Strategy::kIm2col && w_.shape() == wShape_ && conv::winogradSuits(*geom_)) {
         strategy_ = Strategy::kWinograd;
-        winograd_ = conv::packWinogradWeights(*geom_, w_.data<float>());
+        packedB_ = conv::packWinogradWeights(*geom_, w_.data<float>());
+      } else if (geom_ && strategy_ == Strategy::kIm2col && w_.shape() == wShape_ && conv::cvecPreferred(*geom_) &&
+                 act_.act != GemmActivation::kGelu) {  // Gelu has no in-tile form
+        strategy_ = Strategy::kChannelVec;
+        packedB_ = conv::packCvecWeights(*geom_, w_.data<float>());
       } else if (!(geom_ && strategy_ == Strategy::kDepthwise)) {
         packed_ = conv::packConvWeights(wg, w_.data<float>());
       }
@@ -258,8 +262,13 @@ class ConvKernel final : public Kernel {
     if (y.numel() == 0) return;
     if (x.dtype() == DataType::kFloat) {
       if (st == Strategy::kWinograd) {
-        conv::convWinograd(ctx.pool(), g, x.data<float>(), winograd_, b ? b->data<float>() : nullptr,
+        conv::convWinograd(ctx.pool(), g, x.data<float>(), packedB_, b ? b->data<float>() : nullptr,
                            z ? z->data<float>() : nullptr, y.data<float>(), act_);
+        return;
+      }
+      if (st == Strategy::kChannelVec) {
+        conv::convCvec(ctx.pool(), g, packedB_, x.data<float>(), b ? b->data<float>() : nullptr,
+                       z ? z->data<float>() : nullptr, y.data<float>(), act_);
         return;
       }
       const bool usePacked = w_.defined() && st != Strategy::kDepthwise;
@@ -286,7 +295,9 @@ class ConvKernel final : public Kernel {
   bool fused_ = false;
   conv::Activation act_;
   std::vector<PackedA> packed_, noPacked_;
-  std::vector<PackedB> winograd_;  // strategy_ == kWinograd: U = G w G^T per tile position
+  // strategy_ == kWinograd: U = G w G^T per tile position; kChannelVec: the
+  // weights in 32-channel panels (packCvecWeights).
+  std::vector<PackedB> packedB_;
 };
 
 }  // namespace

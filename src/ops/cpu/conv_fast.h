@@ -11,7 +11,7 @@
 
 namespace oinfer::conv {
 
-enum class Strategy { kPointwise, kDepthwise, kIm2col, kWinograd };
+enum class Strategy { kPointwise, kDepthwise, kIm2col, kWinograd, kChannelVec };
 
 Strategy chooseStrategy(const ConvGeom& g);
 
@@ -51,6 +51,19 @@ void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>
 bool pointwiseDirectSuits(const ConvGeom& g);
 void convPointwiseDirect(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>& packed, const float* x,
                          const float* b, const float* z, float* y, const Activation& act);
+
+// Output channels in the vector lanes (conv_cvec.cpp, AVX-512): for 2-d
+// convs with a horizontal stride of 1 or 2 and enough output channels per
+// group; tiles of up to 12 output pixels of a row times 32 channels, the
+// input read in place (or from a zero-padded copy). Weights packed by
+// packCvecWeights (per group: ceil(Mg / 32) panels of Cg*K x 32).
+bool cvecSuits(const ConvGeom& g);
+// Whether a plan with constant weights takes it over the GEMM strategies
+// (cvecSuits, and the shapes where it measured faster).
+bool cvecPreferred(const ConvGeom& g);
+std::vector<PackedB> packCvecWeights(const ConvGeom& g, const float* w);
+void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
+              const float* b, const float* z, float* y, const Activation& act);
 
 // Parses a FusedConv's activation / activation_params attributes.
 Activation parseActivation(const Node& node);

@@ -1,0 +1,264 @@
+// Float32 2-d Conv with the output channels in the vector lanes (AVX-512).
+//
+// The GEMM paths put output pixels in the lanes (Y = W * X, a row of Y is
+// one channel's plane), so a plane whose rows are not a multiple of the
+// lane count wastes lanes: a 7-wide row fills 7 of 16, and ResNet-50's
+// 7x7 and 14x14 layers ran at 77-87% lane use before anything else. Here
+// a tile is R <= 12 consecutive output pixels of one output row times 32
+// output channels: per step k = (input channel, kh, kw), the kernel
+// broadcasts the R input values the tile's pixels read under that tap
+// (in[base + shifts[k] + r * stride]: a zero-padded copy of the input, or
+// the input itself when no window leaves it) against two vectors of the
+// weights (packed once per plan as CK x 32 per panel of 32 channels). Any
+// row width splits into tiles with no padding, and the output channels of
+// real networks are multiples of 32 or close. No im2col, no packed input,
+// and K is not blocked: the 24 accumulators hold a whole tile, whose
+// epilogue transposes it (pixel rows -> channel rows), adds the bias and
+// the residual, applies the activation and stores runs of R pixels into
+// each channel's plane of Y.
+// Threads take units of (weight panel, block of tiles); a panel's weights
+// (up to CK x 128 bytes) stay in L2 while its tiles run.
+#include <algorithm>
+#include <cstring>
+
+#include "ops/cpu/conv_fast.h"
+#include "ops/cpu/gemm/act512.h"
+#include "ops/cpu/gemm/gemm_internal.h"
+#include "ops/cpu/scratch.h"
+
+namespace oinfer::conv {
+
+namespace {
+
+constexpr int kLanes = 32;   // output channels per panel: two zmm
+constexpr int kMaxPix = 12;  // output pixels per tile: 24 accumulators
+
+thread_local cpu::AlignedScratch<float> tlsPadded;  // the caller's (workers fill it)
+thread_local cpu::AlignedScratch<int64_t> tlsTaps;
+
+// Where a finished tile goes: channel j of the panel, pixel r of the tile is
+// y[j * ldy + r] (residual res[j * ldy + r] likewise).
+struct TileOut {
+  float* y;
+  const float* res;
+  const float* bias;  // the panel's first channel, or null
+  int64_t ldy;
+  int chans;
+  bool clamp;
+  float lo, hi;
+  GemmActivation act;  // other than Relu / Clip (those are the clamp)
+  float p0, p1;
+};
+
+#if defined(__x86_64__) || defined(__i386__)
+template <int R, int S>
+__attribute__((target("avx512f"))) void cvecTile(int64_t CK, const float* in, const int64_t* taps, const float* w,
+                                                  const TileOut& o) {
+  __m512 c0[R], c1[R];
+#pragma GCC unroll 12
+  for (int r = 0; r < R; ++r) c0[r] = c1[r] = _mm512_setzero_ps();
+  for (int64_t k = 0; k < CK; ++k) {
+    const float* a = in + taps[k];
+    const __m512 w0 = _mm512_loadu_ps(w), w1 = _mm512_loadu_ps(w + 16);
+#pragma GCC unroll 12
+    for (int r = 0; r < R; ++r) {
+      const __m512 av = _mm512_set1_ps(a[r * S]);
+      c0[r] = _mm512_fmadd_ps(av, w0, c0[r]);
+      c1[r] = _mm512_fmadd_ps(av, w1, c1[r]);
+    }
+    w += kLanes;
+  }
+  // Transpose through the stack: channel j's R pixels are column j.
+  alignas(64) float T[R][kLanes];
+#pragma GCC unroll 12
+  for (int r = 0; r < R; ++r) {
+    _mm512_store_ps(T[r], c0[r]);
+    _mm512_store_ps(T[r] + 16, c1[r]);
+  }
+  const __m512i idx = _mm512_setr_epi32(0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480);
+  const __mmask16 m = __mmask16((1u << R) - 1);
+  const __m512 lo = _mm512_set1_ps(o.lo), hi = _mm512_set1_ps(o.hi);
+  const __m512 p0 = _mm512_set1_ps(o.p0), p1 = _mm512_set1_ps(o.p1);
+  for (int j = 0; j < o.chans; ++j) {
+    __m512 v = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, idx, &T[0][j], 4);
+    if (o.bias) v = _mm512_add_ps(v, _mm512_set1_ps(o.bias[j]));
+    if (o.res) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, o.res + j * o.ldy));
+    if (o.clamp) v = _mm512_min_ps(_mm512_max_ps(v, lo), hi);
+    if (o.act != GemmActivation::kNone) v = gemm::actDyn512(o.act, v, p0, p1);
+    _mm512_mask_storeu_ps(o.y + j * o.ldy, m, v);
+  }
+}
+
+template <int S, int... Rs>
+void cvecDispatch(int R, int64_t CK, const float* in, const int64_t* taps, const float* w, const TileOut& o,
+                  std::integer_sequence<int, Rs...>) {
+  using Fn = void (*)(int64_t, const float*, const int64_t*, const float*, const TileOut&);
+  static constexpr Fn table[] = {&cvecTile<Rs + 1, S>...};
+  table[R - 1](CK, in, taps, w, o);
+}
+
+void runTile(int stride, int R, int64_t CK, const float* in, const int64_t* taps, const float* w,
+             const TileOut& o) {
+  if (stride == 1) cvecDispatch<1>(R, CK, in, taps, w, o, std::make_integer_sequence<int, kMaxPix>{});
+  else cvecDispatch<2>(R, CK, in, taps, w, o, std::make_integer_sequence<int, kMaxPix>{});
+}
+#else
+void runTile(int, int, int64_t, const float*, const int64_t*, const float*, const TileOut&) {}
+#endif
+
+}  // namespace
+
+bool cvecSuits(const ConvGeom& g) {
+  // 2-d, a horizontal stride the kernel has a variant for, and enough output
+  // channels per group to fill the 32 lanes (at most 1/4 padding).
+  if (!gemm::cpuHasAvx512() || std::string(gemm::isa().name) != "avx512") return false;
+  if (g.k[0] != 1 || g.grid[0] != 1 || g.img[0] != 1) return false;
+  if (g.s[2] > 2 || g.Mg < 24) return false;
+  const int64_t panels = (g.Mg + kLanes - 1) / kLanes;
+  return panels * kLanes * 3 <= g.Mg * 4;
+}
+
+bool cvecPreferred(const ConvGeom& g) {
+  if (!cvecSuits(g) || g.K == 1) return false;
+  // Against the shifted-input GEMM, side by side at 2 threads (median of 20,
+  // cvec / shifted): 7x7/2 3->64 @224 0.92, 3x3 64->64 @56 0.89, 3x3/2
+  // 128..512 0.81-0.84, 3x3 512 @7 0.84, 3x3/2 3->64 @224 0.76; but 9x9
+  // 3->64 @256 1.08 and 3x3 16->64 @55 1.01, whose output rows fill the
+  // shifted GEMM's 32-wide panels (or nearly). So: strided, or rows that
+  // fill under 90% of the panels they take. 1x1 convs stay on the GEMM:
+  // 1.0-1.9x slower here, the transposing epilogue being a large part of a
+  // short K.
+  if (g.s[1] > 1 || g.s[2] > 1) return true;
+  const int64_t OW = g.grid[2], panelCols = (OW + 31) / 32 * 32;
+  return OW * 10 < panelCols * 9;
+}
+
+std::vector<PackedB> packCvecWeights(const ConvGeom& g, const float* w) {
+  const int64_t CK = g.Cg * g.K, panels = (g.Mg + kLanes - 1) / kLanes;
+  std::vector<PackedB> out;
+  out.reserve(g.G);
+  for (int64_t grp = 0; grp < g.G; ++grp) {
+    PackedB p;
+    p.K = CK;
+    p.N = g.Mg;
+    p.nr = kLanes;
+    p.kc = int(std::min<int64_t>(CK, INT32_MAX));
+    p.data = std::shared_ptr<float[]>(new float[panels * CK * kLanes]);
+    const float* wg = w + grp * g.Mg * CK;
+    for (int64_t pi = 0; pi < panels; ++pi) {
+      float* d = p.data.get() + pi * CK * kLanes;
+      for (int64_t k = 0; k < CK; ++k)
+        for (int j = 0; j < kLanes; ++j) {
+          const int64_t m = pi * kLanes + j;
+          d[k * kLanes + j] = m < g.Mg ? wg[m * CK + k] : 0.f;
+        }
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
+              const float* b, const float* z, float* y, const Activation& act) {
+  const int64_t KH = g.k[1], KW = g.k[2], dh = g.dil[1], dw = g.dil[2], sh = g.s[1], sw = g.s[2];
+  const int64_t OH = g.grid[1], OW = g.grid[2], H = g.img[1], W = g.img[2];
+  const int64_t padT = g.padBegin[1], padL = g.padBegin[2];
+  const int64_t Cg = g.Cg, Mg = g.Mg, CK = Cg * g.K, P = g.gridSize;
+  // The input as read: the image itself when every window lies inside it,
+  // else a zero-padded copy of just the rows and columns the windows cover.
+  const bool copy = !g.noPadding;
+  const int64_t Hp = copy ? (OH - 1) * sh + (KH - 1) * dh + 1 : H;
+  const int64_t Wp = copy ? (OW - 1) * sw + (KW - 1) * dw + 1 : W;
+  const int64_t plane = Hp * Wp;
+  // A 1x1 stride-1 conv reads its output's pixels in the same order: one
+  // long row, so tiles run across the rows.
+  const bool flat = !copy && g.K == 1 && sh == 1 && sw == 1;
+  const int64_t rows = flat ? 1 : OH, width = flat ? P : OW;
+  const int64_t perRow = (width + kMaxPix - 1) / kMaxPix, tiles = rows * perRow;
+
+  int64_t* taps = tlsTaps.get(size_t(CK));
+  for (int64_t c = 0, k = 0; c < Cg; ++c)
+    for (int64_t kh = 0; kh < KH; ++kh)
+      for (int64_t kw = 0; kw < KW; ++kw, ++k) taps[k] = c * plane + kh * dh * Wp + kw * dw;
+  float* padded = copy ? tlsPadded.get(size_t(Cg * plane)) : nullptr;
+
+  GemmEpilogue ep;
+  ep.act = act.act;
+  ep.p0 = act.p0;
+  ep.p1 = act.p1;
+  float lo = 0.f, hi = 0.f;
+  const bool clamp = gemm::clampActivation(ep, lo, hi);
+  const GemmActivation tailAct = clamp ? GemmActivation::kNone : act.act;
+  if (tailAct == GemmActivation::kGelu) throw Error(ErrorCode::kInternal, "convCvec: Gelu is not applied in tiles");
+
+  // Units: (block of tiles, group of panels); within a unit, tiles outer and
+  // panels inner, so a tile's input lines (one or two per step) are read
+  // from L1 by every panel of the group, and the group's weights (at most
+  // ~1 MiB: L2) by every tile of the block. Enough tile blocks for about
+  // eight units per thread.
+  const int64_t panels = (Mg + kLanes - 1) / kLanes;
+  const int threads = pool.size();
+  const int64_t panelBytes = CK * kLanes * int64_t(sizeof(float));
+  const int64_t perGroup = std::clamp<int64_t>((int64_t{1} << 20) / panelBytes, 1, panels);
+  const int64_t groups = (panels + perGroup - 1) / perGroup;
+  const int64_t tileBlocks = std::clamp<int64_t>((8 * threads + groups - 1) / groups, 1, tiles);
+  const int64_t tilesPer = (tiles + tileBlocks - 1) / tileBlocks;
+
+  for (int64_t n = 0; n < g.N; ++n)
+    for (int64_t grp = 0; grp < g.G; ++grp) {
+      const float* xg = x + (n * g.C + grp * Cg) * g.imgSize;
+      const int64_t yoff = (n * g.M + grp * Mg) * P;
+      const float* in = xg;
+      if (copy) {
+        pool.parallelFor(Cg, [&](int64_t c0, int64_t c1) {
+          for (int64_t c = c0; c < c1; ++c) {
+            const float* src = xg + c * g.imgSize;
+            float* dst = padded + c * plane;
+            const int64_t jlo = std::min(Wp, padL), jhi = std::clamp<int64_t>(W + padL, jlo, Wp);
+            for (int64_t i = 0; i < Hp; ++i) {
+              float* d = dst + i * Wp;
+              const int64_t ih = i - padT;
+              if (ih < 0 || ih >= H) {
+                std::memset(d, 0, Wp * sizeof(float));
+                continue;
+              }
+              std::memset(d, 0, jlo * sizeof(float));
+              std::memcpy(d + jlo, src + ih * W + jlo - padL, (jhi - jlo) * sizeof(float));
+              std::memset(d + jhi, 0, (Wp - jhi) * sizeof(float));
+            }
+          }
+        }, std::max<int64_t>(1, 16384 / plane));
+        in = padded;
+      }
+      const float* wbase = packed[grp].data.get();
+      pool.parallelFor(tileBlocks * groups, [&](int64_t u0, int64_t u1) {
+        for (int64_t u = u0; u < u1; ++u) {
+          const int64_t tb = u / groups, pg = u % groups;
+          const int64_t p0 = pg * perGroup, p1 = std::min(panels, p0 + perGroup);
+          TileOut o;
+          o.ldy = P;
+          o.clamp = clamp;
+          o.lo = lo;
+          o.hi = hi;
+          o.act = tailAct;
+          o.p0 = act.p0;
+          o.p1 = act.p1;
+          for (int64_t ti = tb * tilesPer; ti < std::min(tiles, (tb + 1) * tilesPer); ++ti) {
+            const int64_t row = ti / perRow, t = ti % perRow;
+            const int64_t c0 = t * width / perRow, c1 = (t + 1) * width / perRow;
+            const int64_t pix = row * width + c0;
+            const float* tin = in + row * sh * Wp + c0 * sw;
+            for (int64_t pi = p0; pi < p1; ++pi) {
+              o.chans = int(std::min<int64_t>(kLanes, Mg - pi * kLanes));
+              o.bias = b ? b + grp * Mg + pi * kLanes : nullptr;
+              o.y = y + yoff + pi * kLanes * P + pix;
+              o.res = z ? z + yoff + pi * kLanes * P + pix : nullptr;
+              runTile(int(sw), int(c1 - c0), CK, tin, taps, wbase + pi * CK * kLanes, o);
+            }
+          }
+        }
+      }, 1);
+    }
+}
+
+}  // namespace oinfer::conv
