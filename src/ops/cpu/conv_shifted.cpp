@@ -52,6 +52,7 @@ struct PanelJob {
   bool clamp;
   float lo, hi;
   const GemmEpilogue* tail;  // act != kNone: applied to each finished tile
+  bool prefetchNext = false;  // the first tile prefetches the next panel's B rows (bp + nr + shifts[k])
 };
 
 void runPanel(const PanelJob& p, int64_t t0, int64_t t1, const float* bp, const int64_t* shifts, int cols,
@@ -91,6 +92,7 @@ void runPanel(const PanelJob& p, int64_t t0, int64_t t1, const float* bp, const 
           t.p1 = p.tail->p1;
         }
       }
+      if (p.prefetchNext && ti == t0 && !tailSrc) t.pfB = bp + nr;
       if (tailSrc) p.isa->kernel(kl, ablock + row * kl, panel, c, p.ldy, r, cols, t);
       else p.isa->shifted(kl, ablock + row * kl, bp, shifts + k0, c, p.ldy, r, cols, t);
       if (last && p.tail->act != GemmActivation::kNone && !gemm::fusedActivation(*p.isa, p.tail->act))
@@ -150,8 +152,11 @@ void convPointwiseDirect(ThreadPool& pool, const ConvGeom& g, const std::vector<
       forPanels(pool, panels, mTiles, [&](int64_t pi, int64_t t0, int64_t t1) {
         const int64_t col = pi * nr;
         const int cols = int(std::min<int64_t>(nr, P - col));
-        const PanelJob job{&I, &packed[grp], Mg, Cg, packed[grp].kc, b ? b + grp * Mg : nullptr,
-                           z ? z + yoff + col : nullptr, y + yoff + col, P, clamp, lo, hi, &tail};
+        PanelJob job{&I, &packed[grp], Mg, Cg, packed[grp].kc, b ? b + grp * Mg : nullptr,
+                     z ? z + yoff + col : nullptr, y + yoff + col, P, clamp, lo, hi, &tail};
+        // The next panel's rows (up to Cg lines, a plane apart): no hardware
+        // prefetcher follows that many streams.
+        job.prefetchNext = col + 2 * nr <= P;
         if (col + nr <= P) runPanel(job, t0, t1, xg + col, shifts, cols);
         else runPanel(job, t0, t1, nullptr, shifts, cols, xg + col, g.imgSize);
       });

@@ -27,7 +27,8 @@ struct TileArgs {
   GemmActivation act = GemmActivation::kNone;
   float p0 = 0.f, p1 = 0.f;
   // Operand panels the next calls will read, prefetched into L2 while this
-  // tile computes (null: none): pfA kc x MR floats, pfB kc x NR floats.
+  // tile computes (null: none): pfA kc x MR floats, pfB kc x NR floats (for
+  // the shifted kernel, NR floats at pfB + shifts[k] for each k).
   const float* pfA = nullptr;
   const float* pfB = nullptr;
 };

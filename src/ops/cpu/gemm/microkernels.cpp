@@ -39,9 +39,11 @@ __attribute__((target("avx512f"))) void k512(int64_t kc, const float* a, const f
   for (int64_t k = 0; k < kc; ++k) {
     if constexpr (kPf) {
       // A: 48 bytes a step (repeats within a line are cheap); B: two lines a step.
+      // Shifted: pfB is the next panel's row 0, row k at pfB + shifts[k].
+      const char* pb = kShift ? pfB + shifts[k] * 4 : pfB + k * kNr512 * 4;
       _mm_prefetch(pfA + k * kMr512 * 4, _MM_HINT_T1);
-      _mm_prefetch(pfB + k * kNr512 * 4, _MM_HINT_T1);
-      _mm_prefetch(pfB + k * kNr512 * 4 + 64, _MM_HINT_T1);
+      _mm_prefetch(pb, _MM_HINT_T1);
+      _mm_prefetch(pb + 64, _MM_HINT_T1);
     }
     const float* bk = kShift ? b + shifts[k] : b;
     const __m512 b0 = _mm512_loadu_ps(bk), b1 = _mm512_loadu_ps(bk + 16);
