@@ -69,7 +69,7 @@ class ThreadPool {
 
  private:
   struct Job;
-  void workerLoop();
+  void workerLoop(int self);
   // Claims one chunk of `job` (under mu_) and runs it; false when none is left.
   bool runOneChunk(Job& job, std::unique_lock<std::mutex>& lock);
   // Queues `job`, works on it with the caller's thread, and returns once all

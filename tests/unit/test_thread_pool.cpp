@@ -53,6 +53,39 @@ TEST(ThreadPool, AtMostFourChunksPerThread) {
   }
 }
 
+// Chunks are split into a region per thread, each thread claiming its own
+// region first: the caller starts with chunk 0. A thread whose region is
+// empty steals from the back of another's, so a job finishes even while
+// one thread is stuck in a chunk: here a worker holds chunk 4 (the front of
+// its region) until the other 7 are done, which needs the caller to take
+// 5..7 from that region.
+TEST(ThreadPool, RegionsPerThreadAndStealing) {
+  ThreadPool pool(2, 100000);  // workers keep polling: they take their chunks
+  const std::thread::id caller = std::this_thread::get_id();
+  for (int round = 0; round < 20; ++round) {
+    std::vector<std::thread::id> ranOn(8);
+    std::atomic<int> done{0};
+    std::atomic<bool> timedOut{false};
+    pool.parallelFor(8, [&](int64_t b, int64_t e) {
+      for (int64_t c = b; c < e; ++c) {
+        ranOn[c] = std::this_thread::get_id();
+        if (c == 4 && ranOn[c] != caller) {
+          const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+          while (done.load() < 7)
+            if (std::chrono::steady_clock::now() > deadline) {
+              timedOut = true;
+              break;
+            }
+        }
+        done++;
+      }
+    });
+    ASSERT_FALSE(timedOut.load()) << "round " << round << ": nobody stole the held worker's chunks";
+    EXPECT_EQ(done.load(), 8);
+    EXPECT_EQ(ranOn[0], caller) << "round " << round << ": the caller's region starts at chunk 0";
+  }
+}
+
 TEST(ThreadPool, ExceptionReachesTheCaller) {
   ThreadPool pool(2);
   EXPECT_THROW(pool.parallelFor(100, [&](int64_t b, int64_t) {

@@ -32,12 +32,25 @@ bool pollFor(int micros, Pred ready) {
   }
 }
 
+// The pool thread running this code: 0 for callers, 1..size-1 for workers.
+thread_local int tlsSelf = 0;
+
+constexpr int kMaxRegions = 16;
+
 }  // namespace
 
+// Chunks are split into one contiguous region per thread; a thread claims
+// from the front of its own region first and, when that is empty, steals
+// from the back of the fullest other one. So the same thread takes the same
+// part of consecutive ops' ranges when nobody is late (a layer's output
+// rows are read by the thread that wrote them, from its own L2), and a late
+// or descheduled thread's chunks still go to whoever is free.
 struct ThreadPool::Job {
   RangeFn fn;
   int64_t n = 0, per = 0, chunks = 0;
-  int64_t next = 0;               // next chunk to claim (under mu_)
+  int64_t claimed = 0;            // chunks claimed so far (under mu_)
+  int regions = 1;
+  int64_t rNext[kMaxRegions] = {}, rEnd[kMaxRegions] = {};  // each region's unclaimed chunks (under mu_)
   std::atomic<int64_t> done{0};   // chunks finished; the last access a worker makes to the job
   bool callerBlocked = false;     // the caller sleeps on doneCv_ (under mu_)
   std::exception_ptr error;       // first exception (under mu_)
@@ -48,7 +61,7 @@ struct ThreadPool::Job {
 ThreadPool::ThreadPool(int threads, int spinMicros) : spinMicros_(std::max(0, spinMicros)) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   size_ = threads;
-  for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { workerLoop(); });
+  for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i] { workerLoop(i); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -61,9 +74,18 @@ ThreadPool::~ThreadPool() {
 }
 
 bool ThreadPool::runOneChunk(Job& job, std::unique_lock<std::mutex>& lock) {
-  if (job.next >= job.chunks) return false;
-  const int64_t c = job.next++;
-  if (job.next == job.chunks) {
+  if (job.claimed >= job.chunks) return false;
+  int64_t c;
+  const int own = tlsSelf % job.regions;
+  if (job.rNext[own] < job.rEnd[own]) {
+    c = job.rNext[own]++;
+  } else {
+    int victim = 0;
+    for (int r = 1; r < job.regions; ++r)
+      if (job.rEnd[r] - job.rNext[r] > job.rEnd[victim] - job.rNext[victim]) victim = r;
+    c = --job.rEnd[victim];
+  }
+  if (++job.claimed == job.chunks) {
     // Fully claimed: unlink so no one touches it after its caller returns.
     for (Job** p = &head_; *p; p = &(*p)->link)
       if (*p == &job) {
@@ -95,7 +117,8 @@ void ThreadPool::pollForWork() const {
   });
 }
 
-void ThreadPool::workerLoop() {
+void ThreadPool::workerLoop(int self) {
+  tlsSelf = self;
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     if (head_) {
@@ -125,6 +148,11 @@ void ThreadPool::wake() {
 }
 
 void ThreadPool::runJob(Job& job) {
+  job.regions = int(std::min<int64_t>({int64_t{size_}, int64_t{kMaxRegions}, job.chunks}));
+  for (int r = 0; r < job.regions; ++r) {
+    job.rNext[r] = r * job.chunks / job.regions;
+    job.rEnd[r] = (r + 1) * job.chunks / job.regions;
+  }
   std::unique_lock<std::mutex> lock(mu_);
   job.link = head_;
   head_ = &job;
