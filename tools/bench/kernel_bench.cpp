@@ -5,7 +5,9 @@
 // tools/bench/bench.py.
 // The strategy is the one a plan picks for constant weights (Winograd for the
 // 3x3 stride-1 layers unless --no-winograd).
-//   oinfer-kernel-bench [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold]
+//   oinfer-kernel-bench [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold] [--cold-mib N] [--cvec]
+// --cold streams 16 MiB (--cold-mib: N MiB; past the L3, weights come from
+// memory as in a large model) through every thread before each timed call.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -55,15 +57,17 @@ int main(int argc, char** argv) {
   int threads = 0, reps = 30;
   std::string filter;
   bool winograd = true, cold = false, cvec = false;
+  size_t flushMiB = 16;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
     else if (!std::strcmp(argv[i], "--no-winograd")) winograd = false;
     else if (!std::strcmp(argv[i], "--cold")) cold = true;
+    else if (!std::strcmp(argv[i], "--cold-mib") && i + 1 < argc) cold = true, flushMiB = std::strtoul(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--cvec")) cvec = true;
     else {
-      std::printf("usage: %s [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold]\n", argv[0]);
+      std::printf("usage: %s [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold] [--cold-mib N] [--cvec]\n", argv[0]);
       return 2;
     }
   }
@@ -108,9 +112,9 @@ int main(int argc, char** argv) {
   };
   ThreadPool pool(threads);
   // --cold: before each timed call every thread streams through a buffer
-  // larger than its L2, so weights come from L3 / memory as they do inside a
-  // model run (where the layers in between evict them).
-  std::vector<float> flushBuf(cold ? (size_t(16) << 20) / sizeof(float) : 0, 1.f);
+  // larger than its L2 (or, with --cold-mib, the L3), so weights come from L3
+  // or memory as they do inside a model run (the layers between evict them).
+  std::vector<float> flushBuf(cold ? (flushMiB << 20) / sizeof(float) : 0, 1.f);
   volatile float flushSink = 0;
   auto flush = [&] {
     if (!cold) return;
