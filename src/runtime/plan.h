@@ -13,6 +13,10 @@
 //              (sequences, optionals)
 //   kView      a reinterpretation of another slot's buffer (Reshape-likes)
 //
+// An arena slot may also live inside another one (aliasOf): each input of a
+// Concat whose pieces are contiguous in its output is produced straight into
+// its place there, and the Concat finds nothing left to copy.
+//
 // Kernels are made per ExecContext (arena + kernels), and a Session keeps a
 // pool of contexts per plan: concurrent runs each take their own, so kernels
 // may keep scratch state without locking.
@@ -40,6 +44,9 @@ struct Slot {
   Tensor value;                // kWeight / kConstant
   int viewBase = -1;           // kView: the slot whose buffer it reinterprets
   size_t offset = 0;           // kArena
+  int aliasOf = -1;            // kArena: the slot whose buffer holds this one, at aliasOffset bytes
+  size_t aliasOffset = 0;
+  bool aliasParent = false;    // kArena: some slot lives inside this one
   size_t bytes = 0;
   Device device = Device::kCPU;  // where the buffer lives (kArena: which arena)
 };

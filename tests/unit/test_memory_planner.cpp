@@ -2,6 +2,9 @@
 
 #include <random>
 
+#include <cmath>
+
+#include "oinfer/oinfer.h"
 #include "runtime/memory_planner.h"
 
 using oinfer::BufferRequest;
@@ -82,3 +85,72 @@ TEST(MemoryPlanner, RandomDagsAreSafeAndAboveTheLowerBound) {
     EXPECT_LE(plan.arenaBytes, total);
   }
 }
+
+namespace {
+
+using namespace oinfer;
+
+Node makeNode(const std::string& op, std::vector<std::string> in, std::vector<std::string> out, int64_t axis = -100) {
+  Node n;
+  n.opType = op;
+  n.name = op + "_" + out[0];
+  n.inputs = std::move(in);
+  n.outputs = std::move(out);
+  if (axis != -100) {
+    Attribute a;
+    a.name = "axis";
+    a.type = AttrType::kInt;
+    a.i = axis;
+    n.attributes.push_back(a);
+  }
+  return n;
+}
+
+// out = Concat(Concat(Relu(x), Sigmoid(x)), Relu(x) + Relu(x)), along axis 1
+// (or -3): the inner Concat's inputs are planned inside its output (a is
+// read again after it, by the Add), the outer one's output is a result (not
+// in the arena) so nothing is aliased into it, and the inner output, which
+// holds aliases, is not aliased itself. Batch 1 and 2 (channels of a batch
+// of 2 are not one piece: copied as before), and Concat(a, a) (one slot
+// twice: copied).
+Graph concatGraph(int64_t axis, bool twice) {
+  Graph g;
+  g.opsetImports[""] = 17;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {Dim::sym("n"), 4, 6, 6}});
+  g.nodes.push_back(makeNode("Relu", {"x"}, {"a"}));
+  g.nodes.push_back(makeNode("Sigmoid", {"x"}, {"b"}));
+  g.nodes.push_back(makeNode("Concat", {"a", twice ? "a" : "b"}, {"y"}, axis));
+  g.nodes.push_back(makeNode("Add", {"a", "a"}, {"z"}));
+  g.nodes.push_back(makeNode("Concat", {"y", "z"}, {"out"}, axis));
+  g.outputs.push_back(ValueInfo{"out", ValueKind::kTensor, DataType::kUndefined, false, {}});
+  return g;
+}
+
+TEST(ConcatInPlace, InputsProducedInsideTheOutput) {
+  for (int64_t axis : {1, -3})
+    for (bool twice : {false, true})
+      for (int64_t n : {1, 2, 1}) {
+        SCOPED_TRACE("axis " + std::to_string(axis) + (twice ? " Concat(a, a)" : "") + " batch " + std::to_string(n));
+        Session s(concatGraph(axis, twice));
+        Tensor x(DataType::kFloat, {n, 4, 6, 6});
+        for (int64_t i = 0; i < x.numel(); ++i) x.data<float>()[i] = std::sin(0.37f * float(i));
+        const Tensor out = s.run({{"x", x}})[0];
+        ASSERT_EQ(out.shape(), (std::vector<int64_t>{n, 12, 6, 6}));
+        const int64_t plane = 36, img = 4 * plane;
+        for (int64_t b = 0; b < n; ++b)
+          for (int64_t i = 0; i < img; ++i) {
+            const float v = x.data<float>()[b * img + i], relu = std::max(v, 0.f);
+            const float* o = out.data<float>() + b * 3 * img;
+            ASSERT_EQ(o[i], relu) << b << " " << i;
+            ASSERT_NEAR(o[img + i], twice ? relu : 1.f / (1.f + std::exp(-v)), 1e-6f) << b << " " << i;
+            ASSERT_EQ(o[2 * img + i], relu + relu) << b << " " << i;
+          }
+        // Batch 1, a and b inside y: the arena holds y (1152 bytes) and z
+        // (576) at most; copying a and b into y needs them live beside it.
+        const size_t arena = s.memoryStats().arenaBytes;
+        if (n == 1 && !twice) EXPECT_EQ(arena, 1152u + 576u);
+        if (n == 2 || twice) EXPECT_GT(arena, (n == 2 ? 2u : 1u) * (1152u + 576u));
+      }
+}
+
+}  // namespace

@@ -288,6 +288,14 @@ std::unique_ptr<Kernel> concatKernel(const KernelInit& init) {
                    shapeToString(in.shape()) + " but input 0 has shape " + shapeToString(first.shape()));
       const int64_t block = in.dim(axis) * inner;
       if (offset + in.dim(axis) > total) ctx.fail("inputs overflow the output along the concat axis");
+      // Planned in place (the plan put this input inside the output): nothing to copy.
+      const bool inPlace = outer == 1 && in.dtype() == out.dtype() && block > 0 &&
+                           static_cast<const uint8_t*>(in.data()) ==
+                               static_cast<const uint8_t*>(out.data()) + offset * inner * dataTypeSize(out.dtype());
+      if (inPlace) {
+        offset += in.dim(axis);
+        continue;
+      }
       stridedCopy(in, 0, {block, 1}, out, offset * inner, {total * inner, 1}, {outer, block}, ctx.pool(), ctx.node());
       offset += in.dim(axis);
     }
