@@ -136,6 +136,51 @@ TEST(PoolOp, MaxPoolCeilModePads) {
   t.run();
 }
 
+// Stride-2 2x2 / 3x3 windows over rows of every width class of the AVX-512
+// kernel (one partial 16-output block, exact blocks, a block plus one, the
+// third tap's column in the next vector), with padding on either side and
+// ceil_mode, against the definition: each output the max over the taps
+// inside the image (padding and the ceil overhang never win).
+TEST(PoolOp, MaxPoolStride2RowWidths) {
+  for (int64_t k : {2, 3})
+    for (int64_t w : {1, 2, 15, 16, 17, 31, 32, 33, 34, 55, 111, 112})
+      for (int64_t pad : {0, 1})
+        for (int64_t ceil : {0, 1}) {
+          if (pad >= k || (w + 2 * pad < k)) continue;
+          const int64_t h = 7;
+          auto outDim = [&](int64_t n) {
+            const int64_t span = n + 2 * pad - k;
+            int64_t o = (ceil ? (span + 1) / 2 : span / 2) + 1;
+            if (ceil && (o - 1) * 2 >= n + pad) --o;
+            return o;
+          };
+          const int64_t oh = outDim(h), ow = outDim(w);
+          Tensor x = pat<float>({1, 2, h, w}, int(w + k));
+          Tensor y(DataType::kFloat, {1, 2, oh, ow});
+          for (int64_t c = 0; c < 2; ++c)
+            for (int64_t i = 0; i < oh; ++i)
+              for (int64_t j = 0; j < ow; ++j) {
+                float m = -INFINITY;
+                for (int64_t a = 0; a < k; ++a)
+                  for (int64_t b = 0; b < k; ++b) {
+                    const int64_t ih = i * 2 - pad + a, iw = j * 2 - pad + b;
+                    if (ih >= 0 && ih < h && iw >= 0 && iw < w) m = std::max(m, x.data<float>()[(c * h + ih) * w + iw]);
+                  }
+                y.data<float>()[(c * oh + i) * ow + j] = m;
+              }
+          SCOPED_TRACE("k " + std::to_string(k) + " w " + std::to_string(w) + " pad " + std::to_string(pad) +
+                       " ceil " + std::to_string(ceil));
+          OpTester t("MaxPool", 22);
+          t.input("X", x);
+          t.attr("kernel_shape", std::vector<int64_t>{k, k});
+          t.attr("strides", std::vector<int64_t>{2, 2});
+          t.attr("pads", std::vector<int64_t>{pad, pad, pad, pad});
+          t.attr("ceil_mode", ceil);
+          t.expect("Y", y);
+          t.run();
+        }
+}
+
 // run('MaxPool', 22, X=pat([1, 1, 4, 4], 6), kernel_shape=[2, 2], strides=[2, 2], pads=[0, 0, 1, 1], ceil_mode=1)
 TEST(PoolOp, MaxPoolCeilModeLastWindowInRightPadDropped) {
   OpTester t("MaxPool", 22);
