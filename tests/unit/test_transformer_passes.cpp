@@ -8,6 +8,7 @@
 
 #include "../op_tester.h"
 #include "graph/passes/passes.h"
+#include "ops/cpu/fused_transformer_rows.h"
 #include "oinfer/oinfer.h"
 
 using namespace oinfer;
@@ -373,6 +374,49 @@ TEST(FusedTransformerOps, LayerNormWithSkipAndSumOutput) {
                                                        -0.3056357f}))
       .expect("sum", Tensor::fromVector<float>({2, 3}, {1, 2, 6, 0, 1, 5}));
   t.run();
+}
+
+// The softmax row kernel (the AVX-512 pass where the CPU has it): every tail
+// length, BERT's and ViT's row widths, scale and mask (with -inf entries),
+// in place and not, against double precision; rows masked entirely, with a
+// NaN or with +inf give NaN everywhere (the unfused graph's result).
+TEST(FusedTransformerOps, SoftmaxRowsAgainstDouble) {
+  std::mt19937 rng(3);
+  std::normal_distribution<float> nd(0.f, 4.f);
+  for (int64_t n : {1, 2, 15, 16, 17, 31, 33, 64, 128, 197}) {
+    std::vector<float> x(n), mask(n), y(n);
+    for (auto& v : x) v = nd(rng);
+    for (int64_t j = 0; j < n; ++j) mask[j] = j % 5 == 3 && n > 1 ? -INFINITY : nd(rng) * 0.1f;
+    for (bool masked : {false, true})
+      for (bool inPlace : {false, true}) {
+        std::vector<double> want(n);
+        double mx = -INFINITY, sum = 0;
+        for (int64_t j = 0; j < n; ++j) {
+          want[j] = double(x[j]) * 0.125 + (masked ? double(mask[j]) : 0.0);
+          mx = std::max(mx, want[j]);
+        }
+        for (auto& w : want) sum += (w = std::exp(w - mx));
+        std::vector<float> in = x;
+        float* out = inPlace ? in.data() : y.data();
+        cpu::scaledMaskedSoftmaxRow(in.data(), masked ? mask.data() : nullptr, 0.125f, out, n);
+        for (int64_t j = 0; j < n; ++j)
+          ASSERT_NEAR(out[j], want[j] / sum, 1e-6 + 1e-5 * want[j] / sum) << "n " << n << " j " << j;
+      }
+    std::vector<float> plain = x;
+    cpu::softmaxRow(plain.data(), plain.data(), n);
+    double s = 0;
+    for (float v : plain) s += v;
+    EXPECT_NEAR(s, 1.0, 1e-5) << n;
+  }
+  for (float bad : {NAN, INFINITY}) {
+    std::vector<float> x(40, 0.5f);
+    x[21] = bad;
+    cpu::softmaxRow(x.data(), x.data(), 40);
+    for (float v : x) EXPECT_TRUE(std::isnan(v)) << bad;
+  }
+  std::vector<float> x(20, 1.f), mask(20, -INFINITY), y(20);
+  cpu::scaledMaskedSoftmaxRow(x.data(), mask.data(), 1.f, y.data(), 20);
+  for (float v : y) EXPECT_TRUE(std::isnan(v)) << "a row masked entirely";
 }
 
 TEST(FusedTransformerOps, FusedMatMulGelu) {

@@ -1,8 +1,12 @@
 #include <Eigen/Core>
 #include <unsupported/Eigen/SpecialFunctions>
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "ops/cpu/fused_transformer_rows.h"
+#include "ops/cpu/gemm/act512.h"
+#include "ops/cpu/gemm/gemm_internal.h"
 
 namespace oinfer::cpu {
 
@@ -11,27 +15,75 @@ using ConstRow = Eigen::Map<const Eigen::ArrayXf>;
 using Row = Eigen::Map<Eigen::ArrayXf>;
 }  // namespace
 
-void softmaxRow(const float* x, float* y, int64_t n) {
-  if (n <= 0) return;
-  ConstRow in(x, n);
+namespace {
+
+// The softmax's second half on a row already holding x * scale + mask:
+// Eigen's packet math, with its NaN / -inf semantics (a row masked entirely
+// with -inf gives NaN everywhere, as the unfused graph does).
+void softmaxInPlace(float* y, int64_t n) {
   Row out(y, n);
-  const float mx = in.maxCoeff();
-  out = (in - mx).exp();
+  const float mx = out.maxCoeff();
+  out = (out - mx).exp();
   out *= 1.f / out.sum();
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+// AVX-512: y = x * scale + mask with its max in one pass, then exp and sum,
+// then the scaling, on 16-lane vectors (masked tail). Eigen's whole-row
+// passes took 1.8 ns an element on BERT's 128-wide score rows, a third of
+// the attention. False (y holding x * scale + mask) when the row has a NaN
+// or an infinite max: exp512 clamps its argument, so those go to Eigen.
+__attribute__((target("avx512f"))) bool softmaxRow512(const float* x, const float* mask, float scale, float* y,
+                                                      int64_t n) {
+  const __m512 vs = _mm512_set1_ps(scale);
+  __m512 vmax = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+  __mmask16 nan = 0;
+  for (int64_t j = 0; j < n; j += 16) {
+    const __mmask16 m = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1);
+    __m512 v = _mm512_mul_ps(_mm512_maskz_loadu_ps(m, x + j), vs);
+    if (mask) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, mask + j));
+    _mm512_mask_storeu_ps(y + j, m, v);
+    nan |= _mm512_mask_cmp_ps_mask(m, v, v, _CMP_UNORD_Q);
+    vmax = _mm512_mask_max_ps(vmax, m, vmax, v);
+  }
+  const float mx = _mm512_reduce_max_ps(vmax);
+  if (nan || !std::isfinite(mx)) return false;
+  const __m512 vm = _mm512_set1_ps(mx);
+  __m512 vsum = _mm512_setzero_ps();
+  for (int64_t j = 0; j < n; j += 16) {
+    const __mmask16 m = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1);
+    const __m512 e = gemm::exp512(_mm512_sub_ps(_mm512_maskz_loadu_ps(m, y + j), vm));
+    _mm512_mask_storeu_ps(y + j, m, e);
+    vsum = _mm512_mask_add_ps(vsum, m, vsum, e);
+  }
+  const __m512 inv = _mm512_set1_ps(1.f / _mm512_reduce_add_ps(vsum));
+  for (int64_t j = 0; j < n; j += 16) {
+    const __mmask16 m = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1);
+    _mm512_mask_storeu_ps(y + j, m, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, y + j), inv));
+  }
+  return true;
+}
+#endif
+
+}  // namespace
+
+void softmaxRow(const float* x, float* y, int64_t n) { scaledMaskedSoftmaxRow(x, nullptr, 1.f, y, n); }
+
 void scaledMaskedSoftmaxRow(const float* x, const float* mask, float scale, float* y, int64_t n) {
   if (n <= 0) return;
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool avx512 = gemm::cpuHasAvx512();
+  if (avx512) {
+    if (!softmaxRow512(x, mask, scale, y, n)) softmaxInPlace(y, n);
+    return;
+  }
+#endif
   Row out(y, n);
   if (mask)
     out = ConstRow(x, n) * scale + ConstRow(mask, n);
   else
     out = ConstRow(x, n) * scale;
-  const float mx = out.maxCoeff();
-  // A row masked entirely with -inf has max -inf: every term would be NaN, as in
-  // the unfused graph, so keep that behaviour rather than inventing zeros.
-  out = (out - mx).exp();
-  out *= 1.f / out.sum();
+  softmaxInPlace(y, n);
 }
 
 void layerNormRow(const float* x, const float* gamma, const float* beta, float eps, float* y, int64_t n) {

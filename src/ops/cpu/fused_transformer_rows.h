@@ -1,7 +1,9 @@
 // Row kernels shared by the transformer ops: softmax over a contiguous row,
-// layer normalisation of a row, and exact (erf) Gelu over a span. Each runs
+// layer normalisation of a row, and exact (erf) Gelu over a span. They run
 // on Eigen's packet math (exp and erf are vectorised rational/polynomial
-// forms accurate to a few ulp), so they take the widest SIMD the build has.
+// forms accurate to a few ulp), so they take the widest SIMD the build has;
+// the softmax has its own AVX-512 pass where the CPU has it (one pass for
+// scale, mask and max), Eigen keeping rows with NaN or an infinite max.
 #pragma once
 
 #include <cstdint>
