@@ -8,6 +8,7 @@
 #include <chrono>
 #include <new>
 
+#include "ops/cpu/scratch.h"
 #include "ops/evaluate.h"
 #include "runtime/cuda_exec.h"
 #include "runtime/memory_planner.h"
@@ -350,8 +351,9 @@ std::unique_ptr<ExecContext> Executor::makeContext(Plan& plan) {
   std::lock_guard<std::mutex> lock(planMu_);
   auto ctx = std::make_unique<ExecContext>();
   const size_t bytes = std::max<size_t>(plan.stats.arenaBytes, 64);
-  void* p = ::operator new[](bytes, std::align_val_t(64));
-  ctx->arena = std::shared_ptr<void>(p, [](void* q) { ::operator delete[](q, std::align_val_t(64)); });
+  void* p = cpu::allocLarge(bytes);  // huge pages for large arenas
+  if (!p) throw std::bad_alloc();
+  ctx->arena = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
   ctx->arenaData = static_cast<uint8_t*>(p);
   ctx->values.resize(plan.slots.size());
   ctx->provided.assign(plan.slots.size(), 0);

@@ -10,6 +10,7 @@
 
 #include "ops/cpu/gemm/gemm_internal.h"
 #include "ops/cpu/gemm/sgemm.h"
+#include "ops/cpu/scratch.h"
 
 namespace oinfer {
 namespace {
@@ -83,6 +84,31 @@ TEST(Sgemm, AllTransposesOddSizes) {
                          " ta=" + std::to_string(ta) + " tb=" + std::to_string(tb) + " beta=" + std::to_string(beta));
         }
       }
+}
+
+// Buffers of 2 MiB and more (packed weights, arenas, scratch) start on a
+// 2 MiB boundary so transparent huge pages can back them; smaller ones on
+// 64 bytes. A packed operand that size still multiplies correctly.
+TEST(Sgemm, LargeBuffersAreHugePageAligned) {
+  for (size_t bytes : {size_t{1}, size_t{100}, cpu::kHugePage - 1, cpu::kHugePage, 3 * cpu::kHugePage + 5}) {
+    void* p = cpu::allocLarge(bytes);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % (bytes >= cpu::kHugePage ? cpu::kHugePage : 64), 0u) << bytes;
+    std::free(p);
+  }
+  cpu::AlignedScratch<float> scratch;
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(scratch.get(cpu::kHugePage)) % cpu::kHugePage, 0u);
+  const int64_t K = 1024, N = 640, M = 3;
+  std::vector<float> a(M * K), b(K * N), c(M * N), ref(M * N, 0.f);
+  for (int64_t i = 0; i < K * N; ++i) b[i] = float(i % 7) - 3.f;
+  for (int64_t i = 0; i < M * K; ++i) a[i] = float(i % 5) - 2.f;
+  const PackedB pb = packB(false, K, N, b.data(), N);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(pb.data.get()) % cpu::kHugePage, 0u);
+  sgemmPacked(false, M, a.data(), K, pb, 1.f, 0.f, c.data(), N, GemmEpilogue{}, nullptr);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t k = 0; k < K; ++k)
+      for (int64_t n = 0; n < N; ++n) ref[m * N + n] += a[m * K + k] * b[k * N + n];
+  for (int64_t i = 0; i < M * N; ++i) ASSERT_EQ(c[i], ref[i]) << i;
 }
 
 TEST(Sgemm, ZeroKScalesC) {

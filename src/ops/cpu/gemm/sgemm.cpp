@@ -321,7 +321,7 @@ PackedB packB(bool transB, int64_t K, int64_t N, const float* B, int64_t ldb) {
   p.nr = I.nr;
   p.kc = kKc;
   const int64_t nPad = roundUp(std::max<int64_t>(N, 1), I.nr);
-  p.data = std::shared_ptr<float[]>(new float[std::max<int64_t>(K, 1) * nPad]);
+  p.data = cpu::allocFloats(size_t(std::max<int64_t>(K, 1) * nPad));
   for (int64_t k0 = 0; k0 < K; k0 += kKc) {
     const int64_t kl = std::min<int64_t>(kKc, K - k0);
     packBPanels(transB, B, ldb, k0, kl, 0, N, I.nr, p.data.get() + k0 * nPad);
@@ -337,7 +337,7 @@ PackedA packA(bool transA, int64_t M, int64_t K, const float* A, int64_t lda) {
   p.mr = I.mr;
   p.kc = kKc;
   const int64_t mPad = roundUp(std::max<int64_t>(M, 1), I.mr);
-  p.data = std::shared_ptr<float[]>(new float[std::max<int64_t>(K, 1) * mPad]);
+  p.data = cpu::allocFloats(size_t(std::max<int64_t>(K, 1) * mPad));
   for (int64_t k0 = 0; k0 < K; k0 += kKc) {
     const int64_t kl = std::min<int64_t>(kKc, K - k0);
     packAPanels(transA, A, lda, 0, M, k0, kl, I.mr, p.data.get() + k0 * mPad);
