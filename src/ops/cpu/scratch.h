@@ -13,19 +13,20 @@
 namespace oinfer::cpu {
 
 // Buffers of 2 MiB and more (activation arenas, packed weights, large
-// scratch) are 2 MiB aligned and asked to be backed by transparent huge
-// pages (madvise; a no-op where THP is off): the kernels read many planes a
-// plane apart, one 4 KiB page each, and the TLB misses cost more than the
-// rounding up of the last page. Smaller ones are 64-byte aligned. Free with
-// std::free.
+// scratch) are 2 MiB aligned and their whole 2 MiB pages asked to be backed
+// by transparent huge pages (madvise; a no-op where THP is off; the tail
+// past the last whole page stays on small pages, so nothing is rounded up
+// into the resident set): the kernels read many planes a plane apart, one
+// 4 KiB page each, and the TLB misses cost more than the paging. Smaller
+// buffers are 64-byte aligned. Free with std::free.
 inline constexpr size_t kHugePage = size_t{2} << 20;
 
 inline void* allocLarge(size_t bytes) {
-  if (bytes < kHugePage) return std::aligned_alloc(64, (bytes + 63) / 64 * 64);
-  const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-  void* p = std::aligned_alloc(kHugePage, rounded);
+  void* p = nullptr;
+  const size_t align = bytes < kHugePage ? 64 : kHugePage;
+  if (posix_memalign(&p, align, (bytes + 63) / 64 * 64) != 0) return nullptr;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (p) madvise(p, rounded, MADV_HUGEPAGE);
+  if (bytes >= kHugePage) madvise(p, bytes / kHugePage * kHugePage, MADV_HUGEPAGE);
 #endif
   return p;
 }
