@@ -361,9 +361,10 @@ TEST(ConvStrategy, ChannelVecDirect) {
 }
 
 // Through the op: the shapes a plan gives the channel-vector kernel (strided,
-// or output rows that fill under 90% of the shifted GEMM's panels), and the
-// ones it leaves to the shifted GEMM (rows filling its panels, 1x1, few
-// output channels); weights given at run time take the GEMM paths.
+// output rows that fill under 90% of the shifted GEMM's panels, 1x1 with a
+// long K on a small plane), and the ones it leaves to the GEMM strategies
+// (rows filling the panels, other 1x1s, few output channels); weights given
+// at run time take the GEMM paths.
 TEST(ConvStrategy, ChannelVecChosen) {
   if (std::string(sgemmIsa()) != "avx512")
     GTEST_SKIP() << "the channel-vector kernel needs AVX-512";
@@ -372,12 +373,17 @@ TEST(ConvStrategy, ChannelVecChosen) {
   EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 3, 64, 64}, {64, 3, 7, 7}, {1, 2, 3, 1})));   // strided
   EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 3, 64, 64}, {64, 3, 9, 9}, {1, 1, 4, 1})))   // 64 of 64
       << "rows that fill the shifted GEMM's panels";
-  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 64, 7, 7}, {64, 64, 1, 1}, {}))) << "1x1";
+  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 64, 7, 7}, {64, 64, 1, 1}, {}))) << "1x1 with a short K";
+  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 256, 28, 28}, {64, 256, 1, 1}, {}))) << "1x1 on a large plane";
+  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 512, 14, 14}, {512, 512, 1, 1}, {1, 2, 0, 1}))) << "1x1 strided";
+  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 512, 7, 7}, {512, 512, 1, 1}, {})));  // long K, small plane
   EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 8, 14, 14}, {16, 8, 3, 3}, {1, 1, 1, 1}))) << "16 outputs";
   runCase({1, 8, 14, 14}, {32, 8, 3, 3}, {1, 1, 1, 1}, true);
   runCase({2, 16, 20, 22}, {72, 16, 3, 3}, {1, 2, 1, 1}, false);  // 3 panels, the last of 8 channels
   runCase({1, 3, 40, 40}, {64, 3, 7, 7}, {1, 2, 3, 1}, true);
   runCase({1, 8, 14, 14}, {32, 8, 3, 3}, {1, 1, 1, 1}, true, false);  // weights at run time
+  runCase({1, 256, 9, 11}, {72, 256, 1, 1}, {}, true);               // 1x1, flat tiles over 99 pixels
+  runCase({1, 256, 9, 11}, {72, 256, 1, 1}, {}, true, false);        // the same on the GEMM
 }
 
 TEST(ConvStrategy, FusedConvResidualShapeMismatch) {

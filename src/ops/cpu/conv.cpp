@@ -222,7 +222,8 @@ class ConvKernel final : public Kernel {
       if (geom_ && strategy_ == Strategy::kIm2col && w_.shape() == wShape_ && conv::winogradSuits(*geom_)) {
         strategy_ = Strategy::kWinograd;
         packedB_ = conv::packWinogradWeights(*geom_, w_.data<float>());
-      } else if (geom_ && strategy_ == Strategy::kIm2col && w_.shape() == wShape_ && conv::cvecPreferred(*geom_) &&
+      } else if (geom_ && (strategy_ == Strategy::kIm2col || strategy_ == Strategy::kPointwise) &&
+                 w_.shape() == wShape_ && conv::cvecPreferred(*geom_) &&
                  act_.act != GemmActivation::kGelu) {  // Gelu has no in-tile form
         strategy_ = Strategy::kChannelVec;
         packedB_ = conv::packCvecWeights(*geom_, w_.data<float>());

@@ -55,6 +55,33 @@ struct TileOut {
 };
 
 #if defined(__x86_64__) || defined(__i386__)
+// In place: v[i] lane j <- v[j] lane i (4 shuffle stages, 64 shuffles).
+__attribute__((target("avx512f"))) inline void transpose16(__m512 v[16]) {
+  __m512 t[16], u[16];
+  for (int i = 0; i < 8; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(v[2 * i], v[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(v[2 * i], v[2 * i + 1]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    u[4 * i + 0] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+    u[4 * i + 1] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+    u[4 * i + 2] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+    u[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+  }
+  for (int i = 0; i < 4; ++i) {
+    t[i] = _mm512_shuffle_f32x4(u[i], u[4 + i], 0x88);
+    t[4 + i] = _mm512_shuffle_f32x4(u[i], u[4 + i], 0xDD);
+    t[8 + i] = _mm512_shuffle_f32x4(u[8 + i], u[12 + i], 0x88);
+    t[12 + i] = _mm512_shuffle_f32x4(u[8 + i], u[12 + i], 0xDD);
+  }
+  for (int i = 0; i < 4; ++i) {
+    v[i] = _mm512_shuffle_f32x4(t[i], t[8 + i], 0x88);
+    v[8 + i] = _mm512_shuffle_f32x4(t[i], t[8 + i], 0xDD);
+    v[4 + i] = _mm512_shuffle_f32x4(t[4 + i], t[12 + i], 0x88);
+    v[12 + i] = _mm512_shuffle_f32x4(t[4 + i], t[12 + i], 0xDD);
+  }
+}
+
 template <int R, int S>
 __attribute__((target("avx512f"))) void cvecTile(int64_t CK, const float* in, const int64_t* taps, const float* w,
                                                   const TileOut& o) {
@@ -73,24 +100,28 @@ __attribute__((target("avx512f"))) void cvecTile(int64_t CK, const float* in, co
     }
     w += kLanes;
   }
-  // Transpose through the stack: channel j's R pixels are column j.
-  alignas(64) float T[R][kLanes];
-#pragma GCC unroll 12
-  for (int r = 0; r < R; ++r) {
-    _mm512_store_ps(T[r], c0[r]);
-    _mm512_store_ps(T[r] + 16, c1[r]);
-  }
-  const __m512i idx = _mm512_setr_epi32(0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480);
+  // Transpose in registers, 16 channels at a time: channel j's R pixels
+  // become lanes 0..R-1 of one vector (through the stack and gathers, the
+  // epilogue took a sixth of a 3x3 conv over 16 channels).
   const __mmask16 m = __mmask16((1u << R) - 1);
   const __m512 lo = _mm512_set1_ps(o.lo), hi = _mm512_set1_ps(o.hi);
   const __m512 p0 = _mm512_set1_ps(o.p0), p1 = _mm512_set1_ps(o.p1);
-  for (int j = 0; j < o.chans; ++j) {
-    __m512 v = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, idx, &T[0][j], 4);
-    if (o.bias) v = _mm512_add_ps(v, _mm512_set1_ps(o.bias[j]));
-    if (o.res) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, o.res + j * o.ldy));
-    if (o.clamp) v = _mm512_min_ps(_mm512_max_ps(v, lo), hi);
-    if (o.act != GemmActivation::kNone) v = gemm::actDyn512(o.act, v, p0, p1);
-    _mm512_mask_storeu_ps(o.y + j * o.ldy, m, v);
+  for (int half = 0; half < 2; ++half) {
+    const int j0 = half * 16, jn = std::min(o.chans - j0, 16);
+    if (jn <= 0) break;
+    __m512 v[16];
+#pragma GCC unroll 16
+    for (int r = 0; r < 16; ++r) v[r] = r < R ? (half ? c1[r < R ? r : 0] : c0[r < R ? r : 0]) : _mm512_setzero_ps();
+    transpose16(v);
+    for (int j = 0; j < jn; ++j) {
+      __m512 x = v[j];
+      float* yj = o.y + (j0 + j) * o.ldy;
+      if (o.bias) x = _mm512_add_ps(x, _mm512_set1_ps(o.bias[j0 + j]));
+      if (o.res) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, o.res + (j0 + j) * o.ldy));
+      if (o.clamp) x = _mm512_min_ps(_mm512_max_ps(x, lo), hi);
+      if (o.act != GemmActivation::kNone) x = gemm::actDyn512(o.act, x, p0, p1);
+      _mm512_mask_storeu_ps(yj, m, x);
+    }
   }
 }
 
@@ -124,15 +155,22 @@ bool cvecSuits(const ConvGeom& g) {
 }
 
 bool cvecPreferred(const ConvGeom& g) {
-  if (!cvecSuits(g) || g.K == 1) return false;
-  // Against the shifted-input GEMM, side by side at 2 threads (median of 20,
-  // cvec / shifted): 7x7/2 3->64 @224 0.92, 3x3 64->64 @56 0.89, 3x3/2
-  // 128..512 0.81-0.84, 3x3 512 @7 0.84, 3x3/2 3->64 @224 0.76; but 9x9
-  // 3->64 @256 1.08 and 3x3 16->64 @55 1.01, whose output rows fill the
-  // shifted GEMM's 32-wide panels (or nearly). So: strided, or rows that
-  // fill under 90% of the panels they take. 1x1 convs stay on the GEMM:
-  // 1.0-1.9x slower here, the transposing epilogue being a large part of a
-  // short K.
+  if (!cvecSuits(g)) return false;
+  // Against the GEMM strategies, side by side at 2 threads (cvec / GEMM,
+  // medians of 20, two runs each). 1x1: ahead on small planes with a long K,
+  // where the GEMM's pixel panels are short and the tile's transposing
+  // epilogue is amortised: 1024->256 @14 0.70-0.83, 2048->512 @7 0.78-0.85,
+  // 512->2048 @7 0.81-0.82, 1024->512 @14 0.88-0.90, 512->1000 @13 0.84-0.87,
+  // 384->64 @14 0.76-0.84; behind on large planes or a short K (64->256 @56
+  // 1.13, 96->24 @56 1.44-1.53, 16->96 @112 1.43-1.49) and strided 1x1
+  // (0.98-1.42).
+  if (g.K == 1) return g.s[1] == 1 && g.s[2] == 1 && g.gridSize <= 196 && g.Cg >= 256;
+  // Against the shifted-input GEMM: 7x7/2 3->64 @224 0.92, 3x3 64->64 @56
+  // 0.81-0.87, 3x3/2 128..512 0.69-0.83, 3x3 512 @7 0.70-0.85, 3x3/2 3->64
+  // @224 0.65-0.75, 3x3 16->64 @55 0.92-0.95; but 9x9 3->64 @256 1.08, whose
+  // output rows fill the shifted GEMM's 32-wide panels. So: strided, or
+  // rows that fill under 90% of the panels they take. (Winograd keeps its
+  // layers: 3x3 128 @28 1.39-1.43, 256 @14 1.21.)
   if (g.s[1] > 1 || g.s[2] > 1) return true;
   const int64_t OW = g.grid[2], panelCols = (OW + 31) / 32 * 32;
   return OW * 10 < panelCols * 9;
@@ -199,14 +237,27 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
   // Units: (block of tiles, group of panels); within a unit, tiles outer and
   // panels inner, so a tile's input lines (one or two per step) are read
   // from L1 by every panel of the group, and the group's weights (at most
-  // ~1 MiB: L2) by every tile of the block. Enough tile blocks for about
-  // eight units per thread.
+  // ~1 MiB: L2) by every tile of the block. Every tile block streams all the
+  // weights and every panel group all the input, so the larger of the two is
+  // the one split only once: weights larger than the input (layer 4 of
+  // ResNet-50, classifier convs) give one tile block and about four panel
+  // groups per thread (2 MiB of weights in 16 tile blocks made SqueezeNet's
+  // 512->1000 classifier stream 16 MiB); otherwise groups of ~1 MiB and
+  // about eight units per thread over tile blocks.
   const int64_t panels = (Mg + kLanes - 1) / kLanes;
   const int threads = pool.size();
   const int64_t panelBytes = CK * kLanes * int64_t(sizeof(float));
-  const int64_t perGroup = std::clamp<int64_t>((int64_t{1} << 20) / panelBytes, 1, panels);
+  const int64_t inputBytes = Cg * (copy ? plane : g.imgSize) * int64_t(sizeof(float));
+  const bool weightsMajor = panels * panelBytes > inputBytes;
+  // (Weights-major groups stay under 512 KiB: the next group is prefetched
+  // while one runs, and both must fit L2 beside the input.)
+  const int64_t perGroup =
+      weightsMajor ? std::clamp<int64_t>(std::min<int64_t>(panels / (4 * threads), (int64_t{512} << 10) / panelBytes),
+                                         1, panels)
+                   : std::clamp<int64_t>((int64_t{1} << 20) / panelBytes, 1, panels);
   const int64_t groups = (panels + perGroup - 1) / perGroup;
-  const int64_t tileBlocks = std::clamp<int64_t>((8 * threads + groups - 1) / groups, 1, tiles);
+  const int64_t tileBlocks =
+      weightsMajor && groups >= 2 * threads ? 1 : std::clamp<int64_t>((8 * threads + groups - 1) / groups, 1, tiles);
   const int64_t tilesPer = (tiles + tileBlocks - 1) / tileBlocks;
 
   for (int64_t n = 0; n < g.N; ++n)
