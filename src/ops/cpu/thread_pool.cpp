@@ -47,7 +47,7 @@ constexpr int kMaxRegions = 16;
 // or descheduled thread's chunks still go to whoever is free.
 struct ThreadPool::Job {
   RangeFn fn;
-  int64_t n = 0, per = 0, chunks = 0;
+  int64_t n = 0, chunks = 0;
   int64_t claimed = 0;            // chunks claimed so far (under mu_)
   int regions = 1;
   int64_t rNext[kMaxRegions] = {}, rEnd[kMaxRegions] = {};  // each region's unclaimed chunks (under mu_)
@@ -95,7 +95,10 @@ bool ThreadPool::runOneChunk(Job& job, std::unique_lock<std::mutex>& lock) {
       }
   }
   lock.unlock();
-  const int64_t b = c * job.per, e = std::min(job.n, b + job.per);
+  // Balanced: chunk c is [c * n / chunks, (c + 1) * n / chunks), so every
+  // region gets its share (ceil-sized chunks left the last ones empty: 17
+  // items in 8 chunks of 3 gave one thread 12 and the other 5).
+  const int64_t b = c * job.n / job.chunks, e = (c + 1) * job.n / job.chunks;
   std::exception_ptr err;
   try {
     if (b < e) job.fn(b, e);
@@ -187,7 +190,6 @@ void ThreadPool::parallelFor(int64_t n, RangeFn fn, int64_t grain) {
   Job job(fn);
   job.n = n;
   job.chunks = chunks;
-  job.per = (n + chunks - 1) / chunks;
   runJob(job);
 }
 
@@ -210,7 +212,6 @@ void ThreadPool::runOnEachThread(RangeFn fn) {
   Job job{RangeFn(body)};
   job.n = n;
   job.chunks = n;
-  job.per = 1;
   runJob(job);
 }
 
