@@ -35,9 +35,11 @@ conv::ConvGeom geom(const LayerShape& sh) {
   g.N = 1;
   g.C = sh.C;
   g.M = sh.M;
-  g.G = 1;
-  g.Cg = sh.C;
-  g.Mg = sh.M;
+  // Names starting "dw": depthwise (a group per channel).
+  const bool dw = std::string(sh.name).rfind("dw", 0) == 0;
+  g.G = dw ? sh.C : 1;
+  g.Cg = dw ? 1 : sh.C;
+  g.Mg = dw ? 1 : sh.M;
   g.img = {1, sh.H, sh.H};
   const int64_t O = (sh.H + 2 * sh.pad - sh.k) / sh.s + 1;
   g.grid = {1, O, O};
@@ -110,6 +112,14 @@ int main(int argc, char** argv) {
       {"pw 1x1 24->144 @56", 24, 144, 56, 1, 1, 0, 0},
       {"pw 1x1 40->240 @28", 40, 240, 28, 1, 1, 0, 0},
       {"pw 1x1 80->480 @14", 80, 480, 14, 1, 1, 0, 0},
+      {"dw 3x3 32 @112", 32, 32, 112, 3, 1, 1, 0},
+      {"dw 3x3s2 96 @112", 96, 96, 112, 3, 2, 1, 0},
+      {"dw 3x3 144 @56", 144, 144, 56, 3, 1, 1, 0},
+      {"dw 3x3s2 144 @56", 144, 144, 56, 3, 2, 1, 0},
+      {"dw 3x3 192 @28", 192, 192, 28, 3, 1, 1, 0},
+      {"dw 3x3 576 @14", 576, 576, 14, 3, 1, 1, 0},
+      {"dw 3x3 960 @7", 960, 960, 7, 3, 1, 1, 0},
+      {"dw 5x5 240 @28", 240, 240, 28, 5, 1, 2, 0},
   };
   ThreadPool pool(threads);
   // --cold: before each timed call every thread streams through a buffer
@@ -136,7 +146,7 @@ int main(int argc, char** argv) {
   for (const LayerShape& sh : shapes) {
     if (!filter.empty() && std::string(sh.name).find(filter) == std::string::npos) continue;
     const conv::ConvGeom g = geom(sh);
-    std::vector<float> x(g.C * g.imgSize), w(g.M * g.C * g.K), b(g.M), y(g.M * g.gridSize);
+    std::vector<float> x(g.C * g.imgSize), w(g.M * g.Cg * g.K), b(g.M), y(g.M * g.gridSize);
     for (auto& v : x) v = nd(rng);
     for (auto& v : w) v = nd(rng) * 0.05f;
     for (auto& v : b) v = nd(rng);
@@ -184,7 +194,7 @@ int main(int argc, char** argv) {
                     msC[msC.size() / 2] / med, worst > 1e-3 ? " MISMATCH" : "");
       extra = buf;
     }
-    const double flop = 2.0 * g.M * g.C * g.K * g.gridSize;
+    const double flop = 2.0 * g.M * g.Cg * g.K * g.gridSize;
     totalMs += med * sh.count;
     totalBest += ms.front() * sh.count;
     totalFlop += flop * sh.count;

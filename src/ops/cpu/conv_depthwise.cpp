@@ -168,8 +168,11 @@ __attribute__((target("avx512f"))) void depthwisePlanes512(const ConvGeom& g, co
       float* sub = buf;
       float* grid = buf + s * s * subSize + 16;
       // Fill: sub-plane (pr, pc) row i, column j = padded input (oh0*s + i*s + pr, j*s + pc).
-      for (int pr = 0; pr < s; ++pr)
-        for (int64_t i = 0; i < subRows; ++i) {
+      // Input rows in order (i outer, the row phase inner): phase-major order
+      // read every other row twice over, which the hardware prefetchers do
+      // not follow, and the stride-2 layers waited on memory.
+      for (int64_t i = 0; i < subRows; ++i)
+        for (int pr = 0; pr < s; ++pr) {
           const int64_t ih = oh0 * s + i * s + pr - padT;
           float* d0 = sub + (pr * s) * subSize + i * Wg;  // column phase 0
           if (ih < 0 || ih >= H) {
