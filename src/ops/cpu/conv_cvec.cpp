@@ -55,33 +55,6 @@ struct TileOut {
 };
 
 #if defined(__x86_64__) || defined(__i386__)
-// In place: v[i] lane j <- v[j] lane i (4 shuffle stages, 64 shuffles).
-__attribute__((target("avx512f"))) inline void transpose16(__m512 v[16]) {
-  __m512 t[16], u[16];
-  for (int i = 0; i < 8; ++i) {
-    t[2 * i] = _mm512_unpacklo_ps(v[2 * i], v[2 * i + 1]);
-    t[2 * i + 1] = _mm512_unpackhi_ps(v[2 * i], v[2 * i + 1]);
-  }
-  for (int i = 0; i < 4; ++i) {
-    u[4 * i + 0] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
-    u[4 * i + 1] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
-    u[4 * i + 2] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
-    u[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
-  }
-  for (int i = 0; i < 4; ++i) {
-    t[i] = _mm512_shuffle_f32x4(u[i], u[4 + i], 0x88);
-    t[4 + i] = _mm512_shuffle_f32x4(u[i], u[4 + i], 0xDD);
-    t[8 + i] = _mm512_shuffle_f32x4(u[8 + i], u[12 + i], 0x88);
-    t[12 + i] = _mm512_shuffle_f32x4(u[8 + i], u[12 + i], 0xDD);
-  }
-  for (int i = 0; i < 4; ++i) {
-    v[i] = _mm512_shuffle_f32x4(t[i], t[8 + i], 0x88);
-    v[8 + i] = _mm512_shuffle_f32x4(t[i], t[8 + i], 0xDD);
-    v[4 + i] = _mm512_shuffle_f32x4(t[4 + i], t[12 + i], 0x88);
-    v[12 + i] = _mm512_shuffle_f32x4(t[4 + i], t[12 + i], 0xDD);
-  }
-}
-
 template <int R, int S>
 __attribute__((target("avx512f"))) void cvecTile(int64_t CK, const float* in, const int64_t* taps, const float* w,
                                                   const TileOut& o) {
@@ -112,7 +85,7 @@ __attribute__((target("avx512f"))) void cvecTile(int64_t CK, const float* in, co
     __m512 v[16];
 #pragma GCC unroll 16
     for (int r = 0; r < 16; ++r) v[r] = r < R ? (half ? c1[r < R ? r : 0] : c0[r < R ? r : 0]) : _mm512_setzero_ps();
-    transpose16(v);
+    gemm::transpose16(v);
     for (int j = 0; j < jn; ++j) {
       __m512 x = v[j];
       float* yj = o.y + (j0 + j) * o.ldy;

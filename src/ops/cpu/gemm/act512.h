@@ -1,7 +1,8 @@
-// AVX-512 activations on one vector, shared by the GEMM micro-kernels and
-// the Conv kernels that write their own tiles (conv_cvec.cpp). Each function
-// carries its own target attribute, so including this builds without -march
-// flags; callers check gemm::cpuHasAvx512() before running them.
+// AVX-512 helpers shared by the GEMM micro-kernels, the GEMM's packing and
+// the Conv kernels that write their own tiles (conv_cvec.cpp): activations
+// on one vector and a 16x16 register transpose. Each function carries its
+// own target attribute, so including this builds without -march flags;
+// callers check gemm::cpuHasAvx512() before running them.
 #pragma once
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -66,6 +67,33 @@ __attribute__((target("avx512f"))) inline __m512 actDyn512(GemmActivation a, __m
     case GemmActivation::kSiLU: return act512<GemmActivation::kSiLU>(x, p0, p1);
     case GemmActivation::kHardSwish: return act512<GemmActivation::kHardSwish>(x, p0, p1);
     default: return x;
+  }
+}
+
+// In place: v[i] lane j <- v[j] lane i (4 shuffle stages, 64 shuffles).
+__attribute__((target("avx512f"))) inline void transpose16(__m512 v[16]) {
+  __m512 t[16], u[16];
+  for (int i = 0; i < 8; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(v[2 * i], v[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(v[2 * i], v[2 * i + 1]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    u[4 * i + 0] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+    u[4 * i + 1] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+    u[4 * i + 2] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+    u[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+  }
+  for (int i = 0; i < 4; ++i) {
+    t[i] = _mm512_shuffle_f32x4(u[i], u[4 + i], 0x88);
+    t[4 + i] = _mm512_shuffle_f32x4(u[i], u[4 + i], 0xDD);
+    t[8 + i] = _mm512_shuffle_f32x4(u[8 + i], u[12 + i], 0x88);
+    t[12 + i] = _mm512_shuffle_f32x4(u[8 + i], u[12 + i], 0xDD);
+  }
+  for (int i = 0; i < 4; ++i) {
+    v[i] = _mm512_shuffle_f32x4(t[i], t[8 + i], 0x88);
+    v[8 + i] = _mm512_shuffle_f32x4(t[i], t[8 + i], 0xDD);
+    v[4 + i] = _mm512_shuffle_f32x4(t[4 + i], t[12 + i], 0x88);
+    v[12 + i] = _mm512_shuffle_f32x4(t[4 + i], t[12 + i], 0xDD);
   }
 }
 
