@@ -56,6 +56,28 @@ __attribute__((target("avx512f"))) void packA12x16(const float* A, int64_t lda, 
     }
   }
 }
+
+// B given as N x K rows (transB) into 32-column panels, 16 columns by 16 k
+// at a time through the register transpose (attention's Q K^T packs K this
+// way on every run).
+__attribute__((target("avx512f"))) void packBT32x16(const float* B, int64_t ldb, int64_t k0, int64_t kl, int64_t n0,
+                                                    int64_t nl, float* dst) {
+  for (int64_t j = 0; j < nl; j += 32) {
+    float* d = dst + j * kl;
+    for (int64_t k = 0; k < kl; k += 16) {
+      const int n = int(std::min<int64_t>(16, kl - k));
+      const __mmask16 lm = __mmask16((1u << n) - 1);
+      for (int half = 0; half < 2; ++half) {
+        const int64_t c0 = j + half * 16;
+        __m512 v[16];
+        for (int r = 0; r < 16; ++r)
+          v[r] = c0 + r < nl ? _mm512_maskz_loadu_ps(lm, B + (n0 + c0 + r) * ldb + k0 + k) : _mm512_setzero_ps();
+        transpose16(v);
+        for (int t = 0; t < n; ++t) _mm512_storeu_ps(d + (k + t) * 32 + half * 16, v[t]);
+      }
+    }
+  }
+}
 #endif
 
 // op(A)[m0:m0+ml, k0:k0+kl] as ceil(ml/mr) panels of kl x mr.
@@ -103,6 +125,13 @@ void packBPanels(bool transB, const float* B, int64_t ldb, int64_t k0, int64_t k
     }
     return;
   }
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool avx512 = cpuHasAvx512();
+  if (nr == 32 && avx512) {
+    packBT32x16(B, ldb, k0, kl, n0, nl, dst);
+    return;
+  }
+#endif
   for (int64_t j = 0; j < nl; j += nr) {
     const int cols = int(std::min<int64_t>(nr, nl - j));
     float* d = dst + j * kl;
