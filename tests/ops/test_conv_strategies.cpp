@@ -179,6 +179,28 @@ TEST(ConvStrategy, GroupedGemm) {
   runCase({1, 24, 8, 8}, {24, 12, 1, 1}, {2, 1, 0, 1}, false);
 }
 
+// Small planes (rows <= 16) with channels in multiples of 16: the kernel
+// that takes 16 channels at a time through register transposes. Strides 1
+// and 2, 3x3 and 5x5, dilation, asymmetric padding and none, batch 2, a 1-wide
+// plane, and the fallbacks (channels not a multiple of 16, too large a
+// padded block, a channel multiplier) on the same shapes.
+TEST(ConvStrategy, DepthwiseChannelBlocks) {
+  runCase({1, 32, 7, 7}, {32, 1, 3, 3}, {32, 1, 1, 1}, true);
+  runCase({2, 48, 14, 14}, {48, 1, 3, 3}, {48, 2, 1, 1}, true);
+  runCase({1, 16, 14, 14}, {16, 1, 5, 5}, {16, 1, 2, 1}, false);
+  runCase({1, 16, 13, 11}, {16, 1, 5, 5}, {16, 2, 2, 1}, true);
+  runCase({1, 16, 12, 12}, {16, 1, 3, 3}, {16, 1, 2, 2}, true);  // dilation 2
+  P2 asym;
+  asym.group = 16;
+  asym.pads = {0, 2, 1, 0};
+  runCase({1, 16, 9, 10}, {16, 1, 3, 3}, asym, true);
+  runCase({1, 16, 8, 8}, {16, 1, 3, 3}, {16, 1, 0, 1}, true);  // no padding
+  runCase({1, 16, 5, 1}, {16, 1, 3, 1}, {16, 1, 0, 1}, true);  // one column
+  runCase({1, 24, 7, 7}, {24, 1, 3, 3}, {24, 1, 1, 1}, true);  // 24 channels: the plane kernel
+  runCase({1, 16, 16, 16}, {16, 1, 7, 7}, {16, 1, 3, 1}, true);  // 22x22 padded: the plane kernel
+  runCase({1, 16, 7, 7}, {32, 1, 3, 3}, {16, 1, 1, 1}, true);  // multiplier 2: the plane kernel
+}
+
 TEST(ConvStrategy, DepthwiseDirect) {
   runCase({1, 32, 15, 15}, {32, 1, 3, 3}, {32, 1, 1, 1}, true);
   runCase({1, 32, 16, 16}, {32, 1, 3, 3}, {32, 2, 1, 1}, true);
@@ -240,7 +262,8 @@ TEST(ConvStrategy, FusedConvActivationsAndResidual) {
                           {{1, 128, 12, 12}, {64, 128, 3, 3}, {1, 1, 1, 1}},   // Winograd
                           {{1, 8, 32, 32}, {12, 8, 3, 3}, {1, 1, 1, 1}},      // shifted, row-aligned
                           {{1, 24, 9, 9}, {20, 24, 1, 1}, {}},                // pointwise in place
-                          {{1, 8, 13, 13}, {56, 8, 3, 3}, {1, 2, 1, 1}}};     // channel-vector (not Gelu)
+                          {{1, 8, 13, 13}, {56, 8, 3, 3}, {1, 2, 1, 1}},      // channel-vector (not Gelu)
+                          {{1, 16, 9, 9}, {16, 1, 3, 3}, {16, 2, 1, 1}}};     // depthwise blocks (not Z, Gelu)
   for (const auto& s : shapes)
     for (const auto& [act, params] : acts)
       for (bool residual : {false, true}) {

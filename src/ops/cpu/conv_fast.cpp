@@ -43,6 +43,9 @@ namespace oinfer::conv {
 bool depthwiseRow512(const float* const* xrows, const float* w, int KH, int KW, int stride, int64_t padW, int64_t W,
                      int64_t OW, float bias, float* y);
 bool depthwisePlanesFit(const ConvGeom& g);
+bool depthwiseBlocksFit(const ConvGeom& g);
+void depthwiseBlocks512(const ConvGeom& g, const float* x, const float* w, const float* b, float* y, int64_t blk0,
+                        int64_t blk1, bool clamp, float lo, float hi, GemmActivation act, float p0, float p1);
 void depthwisePlanes512(const ConvGeom& g, const float* x, const float* w, const float* b, const float* z, float* y,
                         int64_t p0, int64_t p1, bool clamp, float lo, float hi, const GemmEpilogue& post);
 
@@ -165,6 +168,17 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
   ep.p0 = act.p0;
   ep.p1 = act.p1;
   const bool avx512 = std::string(gemm::isa().name) == "avx512";
+  // Small planes, 16 channels at a time (no residual; any activation but Gelu).
+  if (avx512 && !z && act.act != GemmActivation::kGelu && depthwiseBlocksFit(g)) {
+    float lo = 0.f, hi = 0.f;
+    const bool clamp = gemm::clampActivation(ep, lo, hi);
+    const GemmActivation regAct = clamp ? GemmActivation::kNone : ep.act;
+    const int64_t blocks = g.N * g.M / 16;
+    pool.parallelFor(blocks, [&](int64_t b0, int64_t b1) {
+      depthwiseBlocks512(g, x, w, b, y, b0, b1, clamp, lo, hi, regAct, ep.p0, ep.p1);
+    });
+    return;
+  }
   // Whole planes (2-d, same stride 1 or 2 both ways, any dilation) when a
   // band of rows fits the kernel's stack buffer; else rows.
   if (avx512 && depthwisePlanesFit(g)) {
