@@ -198,14 +198,8 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
       for (int64_t kw = 0; kw < KW; ++kw, ++k) taps[k] = c * plane + kh * dh * Wp + kw * dw;
   float* padded = copy ? tlsPadded.get(size_t(Cg * plane)) : nullptr;
 
-  GemmEpilogue ep;
-  ep.act = act.act;
-  ep.p0 = act.p0;
-  ep.p1 = act.p1;
-  float lo = 0.f, hi = 0.f;
-  const bool clamp = gemm::clampActivation(ep, lo, hi);
-  const GemmActivation tailAct = clamp ? GemmActivation::kNone : act.act;
-  if (tailAct == GemmActivation::kGelu) throw Error(ErrorCode::kInternal, "convCvec: Gelu is not applied in tiles");
+  const ClampSplit cs = splitClamp(act);
+  if (cs.rest == GemmActivation::kGelu) throw Error(ErrorCode::kInternal, "convCvec: Gelu is not applied in tiles");
 
   // Units: (block of tiles, group of panels); within a unit, tiles outer and
   // panels inner, so a tile's input lines (one or two per step) are read
@@ -277,10 +271,10 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
           int64_t call = 0;
           TileOut o;
           o.ldy = P;
-          o.clamp = clamp;
-          o.lo = lo;
-          o.hi = hi;
-          o.act = tailAct;
+          o.clamp = cs.clamp;
+          o.lo = cs.lo;
+          o.hi = cs.hi;
+          o.act = cs.rest;
           o.p0 = act.p0;
           o.p1 = act.p1;
           for (int64_t ti = t0; ti < t1; ++ti) {

@@ -170,12 +170,10 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
   const bool avx512 = std::string(gemm::isa().name) == "avx512";
   // Small planes, 16 channels at a time (no residual; any activation but Gelu).
   if (avx512 && !z && act.act != GemmActivation::kGelu && depthwiseBlocksFit(g)) {
-    float lo = 0.f, hi = 0.f;
-    const bool clamp = gemm::clampActivation(ep, lo, hi);
-    const GemmActivation regAct = clamp ? GemmActivation::kNone : ep.act;
+    const ClampSplit cs = splitClamp(act);
     const int64_t blocks = g.N * g.M / 16;
     pool.parallelFor(blocks, [&](int64_t b0, int64_t b1) {
-      depthwiseBlocks512(g, x, w, b, y, b0, b1, clamp, lo, hi, regAct, ep.p0, ep.p1);
+      depthwiseBlocks512(g, x, w, b, y, b0, b1, cs.clamp, cs.lo, cs.hi, cs.rest, act.p0, act.p1);
     });
     return;
   }
@@ -248,6 +246,17 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
 }
 
 }  // namespace
+
+ClampSplit splitClamp(const Activation& act) {
+  GemmEpilogue ep;
+  ep.act = act.act;
+  ep.p0 = act.p0;
+  ep.p1 = act.p1;
+  ClampSplit s;
+  s.clamp = gemm::clampActivation(ep, s.lo, s.hi);
+  s.rest = s.clamp ? GemmActivation::kNone : act.act;
+  return s;
+}
 
 Strategy chooseStrategy(const ConvGeom& g) {
   bool unit = g.K == 1 && g.noPadding;

@@ -21,6 +21,15 @@ struct Activation {
   float p0 = 0.f, p1 = 0.f;
 };
 
+// An activation split the way the tile epilogues apply it: Relu / Clip as
+// a clamp to [lo, hi], any other left in `rest` (applied after the clamp).
+struct ClampSplit {
+  bool clamp = false;
+  float lo = 0.f, hi = 0.f;
+  GemmActivation rest = GemmActivation::kNone;
+};
+ClampSplit splitClamp(const Activation& act);
+
 // One PackedA per group: W[g] as the Mg x Cg*K left operand.
 std::vector<PackedA> packConvWeights(const ConvGeom& g, const float* w);
 

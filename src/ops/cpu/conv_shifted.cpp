@@ -137,13 +137,11 @@ void convPointwiseDirect(ThreadPool& pool, const ConvGeom& g, const std::vector<
   const int64_t Cg = g.Cg, Mg = g.Mg, P = g.gridSize, mTiles = (Mg + I.mr - 1) / I.mr;
   int64_t* shifts = tlsShifts.get(size_t(Cg));
   for (int64_t c = 0; c < Cg; ++c) shifts[c] = c * g.imgSize;
-  GemmEpilogue tail;
-  tail.act = act.act;
+  const ClampSplit cs = splitClamp(act);
+  GemmEpilogue tail;  // what runPanel applies after the clamp
+  tail.act = cs.rest;
   tail.p0 = act.p0;
   tail.p1 = act.p1;
-  float lo = 0.f, hi = 0.f;
-  const bool clamp = gemm::clampActivation(tail, lo, hi);
-  if (clamp) tail.act = GemmActivation::kNone;
   const int64_t panels = (P + nr - 1) / nr;
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.G; ++grp) {
@@ -153,7 +151,7 @@ void convPointwiseDirect(ThreadPool& pool, const ConvGeom& g, const std::vector<
         const int64_t col = pi * nr;
         const int cols = int(std::min<int64_t>(nr, P - col));
         PanelJob job{&I, &packed[grp], Mg, Cg, packed[grp].kc, b ? b + grp * Mg : nullptr,
-                     z ? z + yoff + col : nullptr, y + yoff + col, P, clamp, lo, hi, &tail};
+                     z ? z + yoff + col : nullptr, y + yoff + col, P, cs.clamp, cs.lo, cs.hi, &tail};
         // The next panel's rows (up to Cg lines, a plane apart): no hardware
         // prefetcher follows that many streams.
         job.prefetchNext = col + 2 * nr <= P;
