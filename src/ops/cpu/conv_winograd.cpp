@@ -321,7 +321,7 @@ void convWinograd(ThreadPool& pool, const ConvGeom& g, const float* x, const std
       const int64_t tb = std::min(TB, tiles - t0);
       pool.parallelFor(C, [&](int64_t c0, int64_t c1) {
 #if defined(__x86_64__) || defined(__i386__)
-        if (mr == 12 && gemm::cpuHasAvx512()) {
+        if (mr == 12 && gemm::cpuHasAvx512() && g.imgSize < (int64_t{1} << 30)) {  // int32 gather offsets
           inputTransform512(g, xn, c0, c1, t0, tb, xiStride, V);
           return;
         }
