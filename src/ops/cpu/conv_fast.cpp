@@ -180,12 +180,12 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
   // Whole planes (2-d, same stride 1 or 2 both ways, any dilation) when a
   // band of rows fits the kernel's stack buffer; else rows.
   if (avx512 && depthwisePlanesFit(g)) {
-    float lo = 0.f, hi = 0.f;
+    const ClampSplit cs = splitClamp(act);
+    const bool clamp = !z && cs.clamp;  // with a residual the clamp comes after it, in `post`
     GemmEpilogue post = ep;
-    const bool clamp = !z && gemm::clampActivation(ep, lo, hi);
     if (clamp) post.act = GemmActivation::kNone;
     pool.parallelFor(g.N * g.M, [&](int64_t p0, int64_t p1) {
-      depthwisePlanes512(g, x, w, b, z, y, p0, p1, clamp, lo, hi, post);
+      depthwisePlanes512(g, x, w, b, z, y, p0, p1, clamp, cs.lo, cs.hi, post);
     }, std::max<int64_t>(1, 8192 / std::max<int64_t>(1, g.gridSize * g.K)));
     return;
   }

@@ -308,12 +308,9 @@ void convWinograd(ThreadPool& pool, const ConvGeom& g, const float* x, const std
   float* V = tlsV.get(size_t(kTiles * xiStride));
   float* O = tlsO.get(size_t(kTiles * TB * M));
   // Relu / Clip with no residual: clamped in the output transform (no pass over Y after).
-  GemmEpilogue actEp;
-  actEp.act = act.act;
-  actEp.p0 = act.p0;
-  actEp.p1 = act.p1;
-  float lo = 0.f, hi = 0.f;
-  const bool clampInTransform = !z && gemm::clampActivation(actEp, lo, hi);
+  const ClampSplit cs = splitClamp(act);
+  const bool clampInTransform = !z && cs.clamp;
+  const float lo = cs.lo, hi = cs.hi;
   for (int64_t n = 0; n < g.N; ++n) {
     const float* xn = x + n * C * g.imgSize;
     float* yn = y + n * M * P;
