@@ -238,9 +238,9 @@ __attribute__((target("avx512f"))) void maxPoolS2Planes512(const PoolGeom& g, co
 
 bool maxPoolSeparable(ThreadPool& pool, const PoolGeom& g, const float* x, float* y) {
   if (g.out[0] != 1 || g.k[0] != 1 || g.dil[1] != 1 || g.dil[2] != 1) return false;
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
 #if defined(__x86_64__) || defined(__i386__)
-  static const bool avx512s2 = __builtin_cpu_supports("avx512f");
-  if (avx512s2 && g.s[1] == 2 && g.s[2] == 2 && g.k[1] == g.k[2] && (g.k[2] == 2 || g.k[2] == 3)) {
+  if (avx512 && g.s[1] == 2 && g.s[2] == 2 && g.k[1] == g.k[2] && (g.k[2] == 2 || g.k[2] == 3)) {
     auto fn = g.k[2] == 3 ? &maxPoolS2Planes512<3> : &maxPoolS2Planes512<2>;
     pool.parallelFor(g.planes, [&](int64_t begin, int64_t end) { fn(g, x, y, begin, end); },
                      std::max<int64_t>(1, 16384 / std::max<int64_t>(g.imgSize, 1)));
@@ -249,7 +249,6 @@ bool maxPoolSeparable(ThreadPool& pool, const PoolGeom& g, const float* x, float
 #endif
   const int64_t span = (g.out[2] - 1) * g.s[2] + g.k[2];
   if (span > kMaxPoolRow || g.s[2] > 64) return false;
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
   using Fn = void (*)(const PoolGeom&, const float*, float*, int64_t, int64_t);
   Fn fn;
   if (g.s[2] == 1) fn = avx512 ? &maxPoolRows512<1> : &maxPoolRowsPortable<1>;
