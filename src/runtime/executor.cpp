@@ -288,8 +288,9 @@ void planArenas(Plan& plan, size_t weightBytes) {
     std::vector<int> reqSlot;
     for (size_t id = 0; id < plan.slots.size(); ++id) {
       Slot& s = plan.slots[id];
-      if (s.kind != SlotKind::kArena || s.device != dev || s.aliasOf >= 0) continue;
+      if (s.kind != SlotKind::kArena || s.device != dev) continue;
       s.bytes = static_cast<size_t>(numElements(s.shape)) * dataTypeSize(s.type.dtype);
+      if (s.aliasOf >= 0) continue;  // placed inside its Concat's output below
       reqs.push_back({s.bytes, first[id], std::max(first[id], last[id])});
       reqSlot.push_back(static_cast<int>(id));
     }
@@ -297,10 +298,8 @@ void planArenas(Plan& plan, size_t weightBytes) {
     MemoryPlan mp = planMemory(reqs, dev == Device::kCUDA ? 256 : 64);
     for (size_t k = 0; k < reqs.size(); ++k) plan.slots[reqSlot[k]].offset = mp.offsets[k];
     for (Slot& s : plan.slots)
-      if (s.kind == SlotKind::kArena && s.device == dev && s.aliasOf >= 0) {
+      if (s.kind == SlotKind::kArena && s.device == dev && s.aliasOf >= 0)
         s.offset = plan.slots[s.aliasOf].offset + s.aliasOffset;
-        s.bytes = static_cast<size_t>(numElements(s.shape)) * dataTypeSize(s.type.dtype);
-      }
     if (dev == Device::kCPU) {
       plan.stats.arenaBytes = mp.arenaBytes;
       plan.stats.lowerBoundBytes = mp.lowerBound;
