@@ -1,10 +1,13 @@
 // The intra-op thread pool kernels parallelise over. A host application may
 // make one and hand it to several sessions (SessionOptions::threadPool).
 //
-// parallelFor splits [0, n) into at most 4 * size() chunks of at least
-// `grain` items, which the threads (the calling one too) claim one at a time,
-// so a thread slowed down (a busy shared core) leaves its share to the others;
-// a pool of size 1 runs inline with no synchronisation. Calls from several threads at once are safe: each call
+// parallelFor splits [0, n) into at most 4 * size() balanced chunks of about
+// `grain` items or more, one contiguous region of them per thread. Each
+// thread (the calling one too) claims its own region's chunks first, so
+// consecutive calls give a thread the same part of their ranges, then steals
+// from the back of others', so a thread slowed down (a busy shared core)
+// leaves its share to the rest; a pool of size 1 runs inline with no
+// synchronisation. Calls from several threads at once are safe: each call
 // waits only for its own chunks. A call allocates nothing: the callable is
 // passed by reference (RangeFn) and the call's bookkeeping lives on the
 // caller's stack, so a Session run can be allocation-free.

@@ -7,7 +7,7 @@
 // a tile is R <= 12 consecutive output pixels of one output row times 32
 // output channels: per step k = (input channel, kh, kw), the kernel
 // broadcasts the R input values the tile's pixels read under that tap
-// (in[base + shifts[k] + r * stride]: a zero-padded copy of the input, or
+// (in[base + taps[k] + r * stride]: a zero-padded copy of the input, or
 // the input itself when no window leaves it) against two vectors of the
 // weights (packed once per plan as CK x 32 per panel of 32 channels). Any
 // row width splits into tiles with no padding, and the output channels of
@@ -16,8 +16,8 @@
 // epilogue transposes it (pixel rows -> channel rows), adds the bias and
 // the residual, applies the activation and stores runs of R pixels into
 // each channel's plane of Y.
-// Threads take units of (weight panel, block of tiles); a panel's weights
-// (up to CK x 128 bytes) stay in L2 while its tiles run.
+// Threads take units of (block of tiles, group of weight panels): see
+// convCvec for how the larger of weights and input is streamed only once.
 #include <algorithm>
 #include <cstring>
 
@@ -120,7 +120,7 @@ void runTile(int, int, int64_t, const float*, const int64_t*, const float*, cons
 bool cvecSuits(const ConvGeom& g) {
   // 2-d, a horizontal stride the kernel has a variant for, and enough output
   // channels per group to fill the 32 lanes (at most 1/4 padding).
-  if (!gemm::cpuHasAvx512() || std::string(gemm::isa().name) != "avx512") return false;
+  if (std::string(gemm::isa().name) != "avx512") return false;  // chosen only on AVX-512 CPUs
   if (g.k[0] != 1 || g.grid[0] != 1 || g.img[0] != 1) return false;
   if (g.s[2] > 2 || g.Mg < 24) return false;
   const int64_t panels = (g.Mg + kLanes - 1) / kLanes;

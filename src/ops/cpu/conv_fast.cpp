@@ -10,10 +10,11 @@
 //    with both operands packed. (Letting the GEMM pack B itself made every
 //    thread that splits M gather the same columns again: the gather cost
 //    ~40% of a 3x3 layer.)
-//  - depthwise (Cg == 1): whole planes on a zero-padded polyphase copy,
-//    every tap one contiguous load per 16 outputs (conv_depthwise.cpp);
-//    planes too wide for its buffer run a row kernel (bounds per tap
-//    precomputed), the epilogue on the rows while they are in cache.
+//  - depthwise (Cg == 1, conv_depthwise.cpp): small planes (rows <= 16)
+//    16 channels at a time through register transposes; larger ones whole
+//    planes on a zero-padded polyphase copy, every tap one contiguous load
+//    per 16 outputs; planes too wide for its buffer run a row kernel
+//    (bounds per tap precomputed), the epilogue on the rows in cache.
 //  - shifted (2-d, the same stride both ways, not 1x1; conv_shifted.cpp):
 //    the GEMM reads B straight from zero-padded polyphase copies of the
 //    input, each B row being one shifted by a kernel tap: no im2col at all.
@@ -23,7 +24,10 @@
 //    3x3 layers (stride 1 or 2) about even. 1x1 stride-2 convs stay on
 //    im2col, faster there (ResNet's downsamples 1.05-1.36 vs 1.21-1.76 ms).
 //  - Winograd F(2x2, 3x3) (conv_winograd.cpp) for 3x3 stride-1 layers with
-//    enough channels and tiles, chosen by the Conv kernel at plan time.
+//    enough channels and tiles, and the channel-vector kernel
+//    (conv_cvec.cpp: output channels in the lanes; strided convs, narrow
+//    rows, long-K 1x1s on small planes), both chosen by the Conv kernel at
+//    plan time for constant weights.
 // Bias, the residual input and the activation go through the GEMM epilogue.
 // Limits: no NHWC layout; the direct depthwise kernels need AVX-512
 // (elsewhere the portable depthwise loop and the GEMM run).
