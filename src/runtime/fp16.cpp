@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "graph/passes/pass_util.h"
+
 namespace oinfer::runtime {
 
 namespace {
@@ -69,11 +71,7 @@ bool convertToFloat16(Graph& g) {
     c.opType = "Cast";
     c.inputs = {in};
     c.outputs = {out};
-    Attribute a;
-    a.name = "to";
-    a.type = AttrType::kInt;
-    a.i = to;
-    c.attributes.push_back(a);
+    c.attributes.push_back(passes::util::intAttr("to", to));
     return c;
   };
   std::vector<Node> front, back;

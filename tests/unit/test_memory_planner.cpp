@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "graph/passes/pass_util.h"
 #include "oinfer/oinfer.h"
 #include "runtime/memory_planner.h"
 
@@ -96,13 +97,7 @@ Node makeNode(const std::string& op, std::vector<std::string> in, std::vector<st
   n.name = op + "_" + out[0];
   n.inputs = std::move(in);
   n.outputs = std::move(out);
-  if (axis != -100) {
-    Attribute a;
-    a.name = "axis";
-    a.type = AttrType::kInt;
-    a.i = axis;
-    n.attributes.push_back(a);
-  }
+  if (axis != -100) n.attributes.push_back(passes::util::intAttr("axis", axis));
   return n;
 }
 

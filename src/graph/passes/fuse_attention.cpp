@@ -95,11 +95,7 @@ int absorbHeadTransposes(Graph& g) {
     f.inputs[1] = k;
     f.inputs[2] = v;
     f.outputs[0] = g.nodes[r].outputs[0];
-    Attribute a;
-    a.name = "num_heads";
-    a.type = AttrType::kInt;
-    a.i = heads;
-    f.attributes.push_back(a);
+    f.attributes.push_back(intAttr("num_heads", heads));
     ++n;
   }
   if (n) removeNodes(g, drop);

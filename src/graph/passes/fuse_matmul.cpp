@@ -50,13 +50,7 @@ int fuseMatMul(Graph& g) {
           f.inputs.push_back(mm.inputs[2]);
         }
       }
-      if (transB) {
-        Attribute a;
-        a.name = "transB";
-        a.type = AttrType::kInt;
-        a.i = 1;
-        f.attributes.push_back(a);
-      }
+      if (transB) f.attributes.push_back(intAttr("transB", 1));
     }
     std::string y = mm.outputs[0];
     int last = static_cast<int>(i);

@@ -150,6 +150,13 @@ inline void removeNodes(Graph& g, const std::vector<bool>& drop) {
   g.shapesInferred = false;
 }
 
+inline Attribute intAttr(const std::string& name, int64_t v) {
+  Attribute a;
+  a.name = name;
+  a.type = AttrType::kInt;
+  a.i = v;
+  return a;
+}
 inline Attribute floatAttr(const std::string& name, float v) {
   Attribute a;
   a.name = name;
