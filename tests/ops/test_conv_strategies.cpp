@@ -388,6 +388,26 @@ TEST(ConvStrategy, ChannelVecDirect) {
 // long K on a small plane), and the ones it leaves to the GEMM strategies
 // (rows filling the panels, other 1x1s, few output channels); weights given
 // at run time take the GEMM paths.
+// Gelu has no in-tile form: a plan never gives the kernel a Gelu FusedConv
+// (FusedConvActivationsAndResidual runs one on the shifted GEMM), and a
+// direct call with one is refused, not computed without the activation.
+TEST(ConvStrategy, ChannelVecRefusesGelu) {
+  if (std::string(sgemmIsa()) != "avx512") GTEST_SKIP() << "the channel-vector kernel needs AVX-512";
+  const conv::ConvGeom g = geomOf({1, 8, 6, 6}, {32, 8, 3, 3}, {1, 1, 1, 1});
+  Tensor x = rnd({1, 8, 6, 6}, 21), w = rnd({32, 8, 3, 3}, 22);
+  std::vector<float> y(32 * 36);
+  conv::Activation gelu;
+  gelu.act = GemmActivation::kGelu;
+  ThreadPool pool(1);
+  try {
+    conv::convCvec(pool, g, conv::packCvecWeights(g, w.data<float>()), x.data<float>(), nullptr, nullptr, y.data(),
+                   gelu);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("Gelu is not applied in tiles"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ConvStrategy, ChannelVecChosen) {
   if (std::string(sgemmIsa()) != "avx512")
     GTEST_SKIP() << "the channel-vector kernel needs AVX-512";
