@@ -220,6 +220,55 @@ void inferConv(InferContext& ctx) {
   ctx.setOutput(0, ctx.inputType(0), out);
 }
 
+// ai.oinfer FusedConvDepthwise (fuse_conv_depthwise.cpp): X [N, C, H, W],
+// W [E, C, 1, 1], B [E], W_dw [E, 1, kh, kw], B_dw [E]; the output is the
+// depthwise Conv's (window attributes on the node) over [N, E, H, W].
+void inferFusedConvDepthwise(InferContext& ctx) {
+  const Shape& x = ctx.inputShape(0);
+  if (x.size() != 4) ctx.fail(inputName(ctx, 0) + " has shape " + shapeToString(x) + ", expected rank 4 (N, C, H, W)");
+  const Shape& w = ctx.inputShape(1);
+  if (w.size() != 4 || (w[2].isStatic() && w[2].value != 1) || (w[3].isStatic() && w[3].value != 1) ||
+      (x[1].isStatic() && w[1].isStatic() && w[1].value != x[1].value))
+    ctx.fail(inputName(ctx, 1) + " has shape " + shapeToString(w) + ", expected [E," +
+             (x[1].isStatic() ? std::to_string(x[1].value) : std::string("C")) + ",1,1] for " + inputName(ctx, 0) +
+             " " + shapeToString(x));
+  const Dim e = w[0];
+  auto checkBias = [&](size_t i) {
+    if (!ctx.hasInput(i) || !ctx.hasShape(i)) return;
+    const Shape& b = ctx.inputShape(i);
+    if (b.size() != 1 || (b[0].isStatic() && e.isStatic() && b[0].value != e.value))
+      ctx.fail(inputName(ctx, i) + " has shape " + shapeToString(b) + ", expected [" +
+               (e.isStatic() ? std::to_string(e.value) : std::string("E")) + "]");
+  };
+  checkBias(2);
+  const Shape& wd = ctx.inputShape(3);
+  if (wd.size() != 4 || (wd[1].isStatic() && wd[1].value != 1) ||
+      (wd[0].isStatic() && e.isStatic() && wd[0].value != e.value))
+    ctx.fail(inputName(ctx, 3) + " has shape " + shapeToString(wd) + ", expected [" +
+             (e.isStatic() ? std::to_string(e.value) : std::string("E")) + ",1,kh,kw] (depthwise)");
+  checkBias(4);
+  const WindowAttrs a = parseWindowAttrs(ctx.node(), 2, false);
+  const int64_t group = ctx.node().attrInt("group", e.isStatic() ? e.value : 1);
+  if (e.isStatic() && group != e.value)
+    ctx.fail("attribute 'group' is " + std::to_string(group) + ", expected " + std::to_string(e.value) +
+             " (one group per channel)");
+  std::vector<int64_t> kernel(2, -1);
+  for (size_t d = 0; d < 2; ++d) {
+    if (!a.kernel.empty()) {
+      if (wd[d + 2].isStatic() && wd[d + 2].value != a.kernel[d])
+        ctx.fail("attribute 'kernel_shape' " + shapeToString(a.kernel) + " disagrees with " + inputName(ctx, 3) + " " +
+                 shapeToString(wd));
+      kernel[d] = a.kernel[d];
+    } else if (wd[d + 2].isStatic()) {
+      kernel[d] = wd[d + 2].value;
+    }
+  }
+  Shape out{x[0], e};
+  Shape spatial(x.begin() + 2, x.end());
+  for (const Dim& d : windowOutputDims(ctx, a, spatial, kernel)) out.push_back(d);
+  ctx.setOutput(0, ctx.inputType(0), out);
+}
+
 void inferConvTranspose(InferContext& ctx) {
   checkRank(ctx);
   const Shape& x = ctx.inputShape(0);

@@ -52,5 +52,6 @@ Shape windowOutputDims(InferContext& ctx, const WindowAttrs& a, const Shape& spa
 
 void inferConv(InferContext& ctx);
 void inferConvTranspose(InferContext& ctx);
+void inferFusedConvDepthwise(InferContext& ctx);  // ai.oinfer (fuse_conv_depthwise pass)
 
 }  // namespace oinfer::shape

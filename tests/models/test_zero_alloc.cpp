@@ -144,6 +144,61 @@ TEST(ZeroAllocation, WarmRunIntoTransformerEncoder) {
     for (int level : {0, 1}) checkNoAllocation("transformer_encoder", threads, level);
 }
 
+// MobileNetV2's second block head at full size (1x1 16->96 + Clip, then a
+// 3x3 stride-2 depthwise + Clip on 112 x 112 planes): one FusedConvDepthwise
+// after the passes, whose per-thread band buffers are made on the first run.
+TEST(ZeroAllocation, WarmRunIntoExpandDepthwise) {
+  if (!OINFER_COUNT_ALLOCS) GTEST_SKIP() << "sanitizer build: it owns malloc, so allocations cannot be counted";
+  auto fill = [](std::vector<int64_t> shape, float scale) {
+    Tensor t(DataType::kFloat, std::move(shape));
+    for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = scale * float((i * 7919) % 13 - 6);
+    return t;
+  };
+  Graph g;
+  g.opsetImports[""] = 13;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 16, 112, 112}});
+  g.initializers["We"] = fill({96, 16, 1, 1}, 0.05f);
+  g.initializers["Wd"] = fill({96, 1, 3, 3}, 0.1f);
+  g.initializers["lo"] = Tensor::fromVector<float>({}, {0.f});
+  g.initializers["hi"] = Tensor::fromVector<float>({}, {6.f});
+  auto node = [](const std::string& op, std::vector<std::string> in, std::vector<std::string> out) {
+    Node n;
+    n.opType = op;
+    n.name = out[0];
+    n.inputs = std::move(in);
+    n.outputs = std::move(out);
+    return n;
+  };
+  g.nodes.push_back(node("Conv", {"x", "We"}, {"e0"}));
+  g.nodes.push_back(node("Clip", {"e0", "lo", "hi"}, {"e"}));
+  Node dw = node("Conv", {"e", "Wd"}, {"d0"});
+  Attribute a;
+  a.name = "group", a.type = AttrType::kInt, a.i = 96;
+  dw.attributes.push_back(a);
+  a = Attribute{};
+  a.name = "strides", a.type = AttrType::kInts, a.ints = {2, 2};
+  dw.attributes.push_back(a);
+  a.name = "pads", a.ints = {1, 1, 1, 1};
+  dw.attributes.push_back(a);
+  g.nodes.push_back(dw);
+  g.nodes.push_back(node("Clip", {"d0", "lo", "hi"}, {"y"}));
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  const TensorMap in{{"x", fill({1, 16, 112, 112}, 0.1f)}};
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(std::to_string(threads) + " thread(s)");
+    SessionOptions opts;
+    opts.threads = threads;
+    Session session(g, opts);
+    size_t fused = 0;
+    for (const Node& n : session.graph().nodes) fused += n.opType == "FusedConvDepthwise";
+    EXPECT_EQ(fused, 1u);
+    std::vector<Tensor> outs;
+    session.runInto(in, outs);
+    session.runInto(in, outs);
+    EXPECT_EQ(allocationsOfOneRun(session, in, outs), 0) << "heap allocations in a warm Session::runInto";
+  }
+}
+
 // run() hands out fresh buffers every time; runInto reuses the caller's.
 TEST(ZeroAllocation, RunIntoWritesIntoTheCallersBuffers) {
   const auto sets = loadNumberedDataSets("resnet_bn");

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <random>
 
+#include "graph/passes/pass_util.h"
 #include "graph/passes/passes.h"
 #include "oinfer/oinfer.h"
 
@@ -235,4 +236,174 @@ TEST(FusionPasses, PassReturnsCountAndImportsDomain) {
   ASSERT_EQ(g.nodes.size(), 1u);
   EXPECT_EQ(g.nodes[0].attrString("activation", ""), "Relu");
   EXPECT_EQ(g.nodes[0].outputs[0], "y");
+}
+
+// ---- fuseConvDepthwise ------------------------------------------------------
+
+namespace {
+
+struct BlockSpec {
+  int64_t n = 1, c = 8, e = 24, h = 30, w = 28, k = 3, s = 1, dil = 1;
+  std::string act1 = "Clip", act2 = "Clip";  // "", Relu, Clip, SiLU, HardSwish
+  bool bias = true;
+};
+
+// Appends `act` after value `in` (output `out`); SiLU as Sigmoid * x.
+void addActivation(Graph& g, const std::string& act, const std::string& in, const std::string& out) {
+  if (act.empty()) {
+    g.nodes.push_back(mk("Identity", out + "_id", {in}, {out}));  // (after the depthwise only)
+  } else if (act == "Clip") {
+    g.nodes.push_back(mk("Clip", out + "_clip", {in, "zero", "six"}, {out}));
+  } else if (act == "SiLU") {
+    g.nodes.push_back(mk("Sigmoid", out + "_sig", {in}, {out + "_s"}));
+    g.nodes.push_back(mk("Mul", out + "_mul", {in, out + "_s"}, {out}));
+  } else {
+    g.nodes.push_back(mk(act, out + "_act", {in}, {out}));
+  }
+}
+
+// x -> Conv 1x1 (c -> e) -> act1 -> depthwise Conv k x k (stride s, pad k/2) -> act2 -> y
+Graph expandBlock(const BlockSpec& b) {
+  std::mt19937 rng(31);
+  Graph g;
+  g.opsetImports[""] = 14;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {b.n, b.c, b.h, b.w}});
+  g.initializers["We"] = rndT({b.e, b.c, 1, 1}, rng);
+  g.initializers["Wd"] = rndT({b.e, 1, b.k, b.k}, rng);
+  g.initializers["zero"] = Tensor::fromVector<float>({}, {0.f});
+  g.initializers["six"] = Tensor::fromVector<float>({}, {6.f});
+  std::vector<std::string> ein{"x", "We"}, din{"e", "Wd"};
+  if (b.bias) {
+    g.initializers["Be"] = rndT({b.e}, rng);
+    g.initializers["Bd"] = rndT({b.e}, rng);
+    ein.push_back("Be");
+    din.push_back("Bd");
+  }
+  g.nodes.push_back(mk("Conv", "expand", ein, {b.act1.empty() ? "e" : "e0"}));
+  if (!b.act1.empty()) addActivation(g, b.act1, "e0", "e");
+  Node d = mk("Conv", "dw", din, {"d0"});
+  d.attributes.push_back(passes::util::intAttr("group", b.e));
+  const int64_t p = b.k / 2 * b.dil;
+  addInts(d, "pads", {p, p, p, p});
+  addInts(d, "strides", {b.s, b.s});
+  addInts(d, "dilations", {b.dil, b.dil});
+  g.nodes.push_back(d);
+  addActivation(g, b.act2, "d0", "y");
+  output(g, "y");
+  return g;
+}
+
+// Runs the block with the passes off and on; returns the optimized graph's
+// FusedConvDepthwise count after checking the outputs agree.
+size_t runBlock(const BlockSpec& b) {
+  Graph g = expandBlock(b);
+  std::mt19937 rng(3);
+  Tensor x = rndT({b.n, b.c, b.h, b.w}, rng);
+  SessionOptions off, on;
+  off.optimizationLevel = 0;
+  Session plain(g, off), optimized(g, on);
+  auto a = plain.run({{"x", x}});
+  auto r = optimized.run({{"x", x}});
+  auto again = optimized.run({{"x", x}});  // the kernel's buffers reused
+  EXPECT_EQ(a[0].shape(), r[0].shape());
+  for (int64_t i = 0; i < a[0].numel(); ++i) {
+    const float e = a[0].data<float>()[i], v = r[0].data<float>()[i];
+    EXPECT_LE(std::fabs(v - e), 1e-5f + 1e-4f * std::fabs(e)) << "element " << i;
+    EXPECT_EQ(v, again[0].data<float>()[i]) << "element " << i;
+    if (std::fabs(v - e) > 1e-5f + 1e-4f * std::fabs(e) || v != again[0].data<float>()[i]) break;
+  }
+  return countOp(optimized.graph(), "FusedConvDepthwise");
+}
+
+}  // namespace
+
+TEST(FusionPasses, ExpandDepthwiseShapesAndActivations) {
+  struct Case {
+    int64_t n, c, e, h, w, k, s;
+    const char *act1, *act2;
+    bool bias;
+  };
+  const Case cases[] = {
+      {1, 16, 96, 56, 56, 3, 2, "Clip", "Clip", true},  // MobileNetV2's second block, scaled down
+      {1, 8, 24, 30, 28, 3, 1, "Clip", "Clip", true},   // not square; output rows in several bands
+      {2, 8, 20, 29, 33, 3, 2, "Relu", "", true},       // batch 2, channels not a multiple of 8, odd sides
+      {1, 12, 40, 28, 28, 5, 2, "SiLU", "SiLU", true},  // EfficientNet's 5x5 stride 2
+      {1, 12, 40, 31, 28, 5, 1, "HardSwish", "Relu", false},
+      {1, 3, 9, 112, 112, 3, 1, "", "Clip", true},      // wide rows: a band of few rows
+  };
+  for (const Case& c : cases) {
+    BlockSpec b;
+    b.n = c.n, b.c = c.c, b.e = c.e, b.h = c.h, b.w = c.w, b.k = c.k, b.s = c.s;
+    b.act1 = c.act1, b.act2 = c.act2, b.bias = c.bias;
+    SCOPED_TRACE(std::to_string(c.c) + "->" + std::to_string(c.e) + " @" + std::to_string(c.h) + "x" +
+                 std::to_string(c.w) + " k" + std::to_string(c.k) + " s" + std::to_string(c.s) + " " + c.act1 + "/" +
+                 c.act2);
+    EXPECT_EQ(runBlock(b), 1u);
+  }
+}
+
+// A dilated depthwise is fused too but runs the two Convs in turn through
+// the kernel's buffer (the band kernel takes no dilation).
+TEST(FusionPasses, ExpandDepthwiseDilatedRunsApart) {
+  BlockSpec b;
+  b.dil = 2;
+  EXPECT_EQ(runBlock(b), 1u);
+}
+
+TEST(FusionPasses, ExpandDepthwiseLeftAlone) {
+  {
+    BlockSpec b;  // planes under 28 x 28: the separate kernels are faster there
+    b.h = b.w = 14;
+    EXPECT_EQ(runBlock(b), 0u);
+  }
+  {
+    Graph g = expandBlock(BlockSpec{});
+    output(g, "e");  // the expanded tensor is also a graph output
+    SessionOptions on;
+    Session s(g, on);
+    EXPECT_EQ(countOp(s.graph(), "FusedConvDepthwise"), 0u);
+  }
+  {
+    BlockSpec b;  // Gelu after the expand has no in-register form in the fused kernel
+    Graph g = expandBlock(b);
+    for (Node& n : g.nodes)
+      if (n.name == "e_clip") n = mk("Gelu", "e_gelu", {"e0"}, {"e"});
+    g.opsetImports[""] = 20;
+    SessionOptions on;
+    Session s(g, on);
+    EXPECT_EQ(countOp(s.graph(), "FusedConvDepthwise"), 0u);
+    EXPECT_EQ(countOp(s.graph(), "FusedConv"), 2u);
+  }
+}
+
+TEST(FusionPasses, FusedConvDepthwiseShapeErrors) {
+  Graph g;
+  g.opsetImports[""] = 14;
+  g.opsetImports["ai.oinfer"] = 1;
+  std::mt19937 rng(2);
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 4, 28, 28}});
+  g.initializers["W"] = rndT({8, 3, 1, 1}, rng);  // 3 input channels, x has 4
+  g.initializers["Wd"] = rndT({8, 1, 3, 3}, rng);
+  Node f = mk("FusedConvDepthwise", "fcd", {"x", "W", "", "Wd", ""}, {"y"});
+  f.domain = "ai.oinfer";
+  g.nodes.push_back(f);
+  output(g, "y");
+  try {
+    Session s(g, SessionOptions{});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("fcd"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("input 1 ('W') has shape [8,3,1,1], expected [E,4,1,1]"), std::string::npos) << msg;
+  }
+  g.initializers["W"] = rndT({8, 4, 1, 1}, rng);
+  g.initializers["Wd"] = rndT({6, 1, 3, 3}, rng);  // 6 depthwise channels, 8 expanded
+  try {
+    Session s(g, SessionOptions{});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("input 3 ('Wd') has shape [6,1,3,3], expected [8,1,kh,kw]"),
+              std::string::npos)
+        << e.what();
+  }
 }

@@ -203,6 +203,75 @@ int main(int argc, char** argv) {
                 (long long)sh.count, med * sh.count, extra.c_str());
   }
   std::printf("| total | %.2f | %.2f | %.1f | | |\n", totalMs, totalBest, totalFlop / totalMs * 1e-6);
+  // 1x1 expand + depthwise (MobileNetV2 / EfficientNet-B0 blocks): the two
+  // Convs as planned apart against the fused kernel, runs alternating.
+  struct ExpandShape {
+    const char* name;
+    int64_t Cin, Ce, H, k, s;
+    bool silu;
+  };
+  const ExpandShape expands[] = {
+      {"xdw mb2 16->96 @112 3x3s2", 16, 96, 112, 3, 2, false}, {"xdw mb3 24->144 @56 3x3", 24, 144, 56, 3, 1, false},
+      {"xdw mb4 24->144 @56 3x3s2", 24, 144, 56, 3, 2, false}, {"xdw mb5 32->192 @28 3x3", 32, 192, 28, 3, 1, false},
+      {"xdw mb7 32->192 @28 3x3s2", 32, 192, 28, 3, 2, false}, {"xdw mb8 64->384 @14 3x3", 64, 384, 14, 3, 1, false},
+      {"xdw mb12 96->576 @14 3x3", 96, 576, 14, 3, 1, false},  {"xdw ef2 16->96 @112 3x3s2", 16, 96, 112, 3, 2, true},
+      {"xdw ef4 24->144 @56 5x5s2", 24, 144, 56, 5, 2, true},  {"xdw ef5 40->240 @28 5x5", 40, 240, 28, 5, 1, true},
+      {"xdw ef6 40->240 @28 3x3s2", 40, 240, 28, 3, 2, true},  {"xdw ef9 80->480 @14 5x5", 80, 480, 14, 5, 1, true},
+  };
+  std::printf("\n| expand + depthwise | apart ms | fused ms | fused / apart | best apart / fused |\n|---|---|---|---|---|\n");
+  for (const ExpandShape& es : expands) {
+    if (!filter.empty() && std::string(es.name).find(filter) == std::string::npos) continue;
+    conv::ConvGeom ga = geom({"pw", es.Cin, es.Ce, es.H, 1, 1, 0, 0});
+    conv::ConvGeom gb = geom({"dw", es.Ce, es.Ce, es.H, es.k, es.s, es.k / 2, 0});
+    std::vector<float> x(ga.C * ga.imgSize), w1(ga.M * ga.C), b1(ga.M), w2(gb.M * gb.K), b2(gb.M);
+    std::vector<float> e(ga.M * ga.gridSize), y(gb.M * gb.gridSize), yf(y.size());
+    for (auto& v : x) v = nd(rng);
+    for (auto& v : w1) v = nd(rng) * 0.2f;
+    for (auto& v : b1) v = nd(rng);
+    for (auto& v : w2) v = nd(rng) * 0.3f;
+    for (auto& v : b2) v = nd(rng);
+    conv::Activation act;
+    if (es.silu) {
+      act.act = GemmActivation::kSiLU;
+    } else {
+      act.act = GemmActivation::kClip;
+      act.p0 = 0.f;
+      act.p1 = 6.f;
+    }
+    conv::Strategy sa = conv::chooseStrategy(ga);
+    std::vector<PackedA> pa;
+    std::vector<PackedB> pcv;
+    const bool aCvec = conv::cvecPreferred(ga);
+    if (aCvec) pcv = conv::packCvecWeights(ga, w1.data());
+    else pa = conv::packConvWeights(ga, w1.data());
+    const std::vector<PackedA> none;
+    if (!conv::expandDepthwiseSuits(ga, gb, act)) continue;
+    std::vector<double> ms, msF;
+    for (int r = 0; r < reps + 3; ++r)
+      for (int which = 0; which < 2; ++which) {
+        const bool fused = (which == 0) == bool(r & 1);
+        flush();
+        const auto t0 = std::chrono::steady_clock::now();
+        if (fused) {
+          conv::convExpandDepthwise(pool, ga, gb, x.data(), w1.data(), b1.data(), act, w2.data(), b2.data(), act,
+                                    yf.data());
+        } else {
+          if (aCvec) conv::convCvec(pool, ga, pcv, x.data(), b1.data(), nullptr, e.data(), act);
+          else conv::convFloat(pool, ga, sa, x.data(), w1.data(), pa, b1.data(), nullptr, e.data(), act);
+          conv::convFloat(pool, gb, conv::Strategy::kDepthwise, e.data(), w2.data(), none, b2.data(), nullptr,
+                          y.data(), act);
+        }
+        const auto t1 = std::chrono::steady_clock::now();
+        if (r >= 3) (fused ? msF : ms).push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      }
+    double worst = 0;
+    for (size_t i = 0; i < y.size(); ++i)
+      worst = std::max(worst, double(std::abs(y[i] - yf[i])) / (1.0 + std::abs(y[i])));
+    std::sort(ms.begin(), ms.end());
+    std::sort(msF.begin(), msF.end());
+    std::printf("| %s | %.3f | %.3f | %.2f | %.3f / %.3f |%s\n", es.name, ms[ms.size() / 2], msF[msF.size() / 2],
+                msF[msF.size() / 2] / ms[ms.size() / 2], ms.front(), msF.front(), worst > 1e-4 ? " MISMATCH" : "");
+  }
   // MatMul with constant (packed) weights: BERT-base / ViT-B at 128 / 197 tokens.
   struct GemmShape {
     const char* name;

@@ -19,6 +19,12 @@ int foldConvBatchNorm(Graph& g);
 // (fuse_conv_activation.cpp). Returns the number of fused nodes.
 int fuseConvActivation(Graph& g);
 
+// 1x1 [Fused]Conv -> depthwise [Fused]Conv (MobileNet / EfficientNet block
+// heads, planes of 28 x 28 and up) -> one ai.oinfer FusedConvDepthwise
+// (fuse_conv_depthwise.cpp); run after fuseConvActivation, CPU sessions
+// only (the op has no CUDA kernel). Returns the number of fused pairs.
+int fuseConvDepthwise(Graph& g);
+
 // Transformer passes (fuse_*.cpp, eliminate_transpose.cpp); each returns the
 // number of rewrites. Internal ops go to domain "ai.oinfer".
 int eliminateRedundantNodes(Graph& g);  // Identity, Transpose∘Transpose, Reshape∘Reshape

@@ -301,6 +301,105 @@ class ConvKernel final : public Kernel {
   std::vector<PackedB> packedB_;
 };
 
+// ai.oinfer FusedConvDepthwise (fuse_conv_depthwise pass): a 1x1 Conv (W, B,
+// activation) and the depthwise Conv over its output (W_dw, B_dw,
+// dw_activation; the node's window attributes), float32. Where the fused
+// kernel applies (AVX-512, conv_expand_dw.cpp) the expanded tensor never
+// exists whole; elsewhere both Convs run in turn through an expanded
+// buffer the kernel keeps (grown on a new shape, then reused).
+class FusedConvDepthwiseKernel final : public Kernel {
+ public:
+  explicit FusedConvDepthwiseKernel(const KernelInit& init) {
+    const Node& node = init.node;
+    act1_ = conv::parseActivation(node);
+    act2_ = conv::parseActivation(node, "dw_");
+    for (size_t i = 1; i < 5; ++i)
+      if (init.hasInput(i))
+        if (const Tensor* t = init.constInput(i)) consts_[i] = *t;
+    attrs_ = shape::parseWindowAttrs(node, 2, false);
+    // The expand's weights packed for the GEMM, for the path that runs the
+    // two Convs in turn (a constant 4-d W; run() checks it against X).
+    const Tensor& w1 = consts_[1];
+    if (w1.defined() && w1.dtype() == DataType::kFloat && w1.rank() == 4) {
+      ConvGeom wg;
+      wg.Mg = w1.dim(0);
+      wg.Cg = w1.dim(1);
+      wg.K = w1.dim(2) * w1.dim(3);
+      packed1_ = conv::packConvWeights(wg, w1.data<float>());
+    }
+  }
+
+  void run(KernelContext& ctx) override {
+    const Node& node = ctx.node();
+    const Tensor& x = ctx.input(0);
+    auto in = [&](size_t i) -> const Tensor* {
+      if (consts_[i].defined()) return &consts_[i];
+      return ctx.hasInput(i) ? &ctx.input(i) : nullptr;
+    };
+    const Tensor* w1 = in(1);
+    const Tensor* b1 = in(2);
+    const Tensor* w2 = in(3);
+    const Tensor* b2 = in(4);
+    if (!w1 || !w2) ctx.fail("inputs 1 (W) and 3 (W_dw) are required");
+    for (const Tensor* t : {&x, w1, b1, w2, b2})
+      if (t && t->dtype() != DataType::kFloat)
+        ctx.fail("runs on float32 only, got " + std::string(dataTypeName(t->dtype())));
+    if (x.rank() != 4) fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 0) + " has shape " + shapeToString(x.shape()) + ", expected rank 4");
+    const int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3);
+    if (w1->rank() != 4 || w1->dim(1) != C || w1->dim(2) != 1 || w1->dim(3) != 1)
+      fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 1) + " has shape " + shapeToString(w1->shape()) +
+                                                ", expected [E," + std::to_string(C) + ",1,1]");
+    const int64_t E = w1->dim(0);
+    if (b1 && b1->numel() != E)
+      fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 2) + " has shape " + shapeToString(b1->shape()) +
+                                                ", expected [" + std::to_string(E) + "]");
+    if (b2 && b2->numel() != E)
+      fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 4) + " has shape " + shapeToString(b2->shape()) +
+                                                ", expected [" + std::to_string(E) + "]");
+    // The expand's geometry; the depthwise's from the node's window attributes
+    // (convGeom checks W_dw against them and the group). Kept while the
+    // shapes stay (the next run with them allocates nothing).
+    if (x.shape() != xShape_ || w2->shape() != w2Shape_) {
+      ConvGeom ga;
+      ga.N = N;
+      ga.C = ga.Cg = C;
+      ga.M = ga.Mg = E;
+      ga.img = ga.grid = {1, H, W};
+      ga.imgSize = ga.gridSize = H * W;
+      gb_ = convGeom(node, attrs_, E, {N, E, H, W}, w2->shape());
+      ga_ = ga;
+      xShape_ = x.shape();
+      w2Shape_ = w2->shape();
+    }
+    const ConvGeom& ga = ga_;
+    const ConvGeom& gb = gb_;
+    Tensor& y = ctx.output(0);
+    if (y.numel() == 0) return;
+    const float* b1p = b1 ? b1->data<float>() : nullptr;
+    const float* b2p = b2 ? b2->data<float>() : nullptr;
+    if (conv::expandDepthwiseSuits(ga, gb, act1_)) {
+      conv::convExpandDepthwise(ctx.pool(), ga, gb, x.data<float>(), w1->data<float>(), b1p, act1_,
+                                w2->data<float>(), b2p, act2_, y.data<float>());
+      return;
+    }
+    const size_t need = size_t(N * E * H * W);
+    if (expanded_.size() < need) expanded_.resize(need);
+    conv::convFloat(ctx.pool(), ga, conv::chooseStrategy(ga), x.data<float>(), w1->data<float>(),
+                    w1 == &consts_[1] ? packed1_ : noPacked_, b1p, nullptr, expanded_.data(), act1_);
+    conv::convFloat(ctx.pool(), gb, conv::chooseStrategy(gb), expanded_.data(), w2->data<float>(), noPacked_, b2p,
+                    nullptr, y.data<float>(), act2_);
+  }
+
+ private:
+  conv::Activation act1_, act2_;
+  Tensor consts_[5];
+  WindowAttrs attrs_;
+  std::vector<float> expanded_;
+  std::vector<PackedA> packed1_, noPacked_;
+  std::vector<int64_t> xShape_, w2Shape_;
+  ConvGeom ga_, gb_;
+};
+
 }  // namespace
 
 void register_conv(Registry& r) {
@@ -326,6 +425,16 @@ void register_conv(Registry& r) {
       [](const KernelInit& init) -> std::unique_ptr<Kernel> { return std::make_unique<ConvKernel>(init); });
   f.types = {DataType::kFloat, DataType::kFloat16, DataType::kBFloat16};
   r.add(std::move(f));
+  OpDef fd;
+  fd.domain = "ai.oinfer";
+  fd.opType = "FusedConvDepthwise";
+  fd.sinceVersion = 1;
+  fd.shape = shape::inferFusedConvDepthwise;
+  fd.cpu = [](const KernelInit& init) -> std::unique_ptr<Kernel> {
+    return std::make_unique<FusedConvDepthwiseKernel>(init);
+  };
+  fd.types = {DataType::kFloat};
+  r.add(std::move(fd));
   conv::register_conv_transpose(r);
 }
 

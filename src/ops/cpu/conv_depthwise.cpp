@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "ops/cpu/conv_common.h"
+#include "ops/cpu/conv_fast.h"
 #include "ops/cpu/gemm/act512.h"
 #include "ops/cpu/gemm/gemm_internal.h"
 
@@ -129,8 +130,8 @@ bool depthwisePlanesFit(const ConvGeom& g) {
 // other activations) on the rows copied into y. Callers check
 // depthwisePlanesFit.
 __attribute__((target("avx512f"))) void depthwisePlanes512(const ConvGeom& g, const float* x, const float* w,
-                                                           const float* b, const float* z, float* y, int64_t p0,
-                                                           int64_t p1, bool clamp, float lo, float hi,
+                                                           const float* b, const float* z, float* y, int64_t ldy,
+                                                           int64_t p0, int64_t p1, bool clamp, float lo, float hi,
                                                            const GemmEpilogue& post) {
   const int64_t H = g.img[1], W = g.img[2], OH = g.grid[1], OW = g.grid[2];
   const int KH = int(g.k[1]), KW = int(g.k[2]), s = int(g.s[2]), dh = int(g.dil[1]), dw = int(g.dil[2]);
@@ -161,8 +162,8 @@ __attribute__((target("avx512f"))) void depthwisePlanes512(const ConvGeom& g, co
     const float* xp = x + (n * g.C + c) * g.imgSize;
     for (int t = 0; t < taps; ++t) wt[t] = w[m * g.K + t];
     const __m512 vb = _mm512_set1_ps(b ? b[m] : 0.f);
-    const float* zp = z ? z + plane * g.gridSize : nullptr;
-    float* yp = y + plane * g.gridSize;
+    const float* zp = z ? z + plane * ldy : nullptr;
+    float* yp = y + plane * ldy;
     for (int64_t oh0 = 0; oh0 < OH; oh0 += nb) {
       const int64_t rows = std::min(nb, OH - oh0);
       const int64_t subRows = rows + maxShiftRows;

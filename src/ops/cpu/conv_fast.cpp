@@ -43,16 +43,6 @@
 
 namespace oinfer::conv {
 
-// conv_depthwise.cpp (AVX-512; callers check the CPU).
-bool depthwiseRow512(const float* const* xrows, const float* w, int KH, int KW, int stride, int64_t padW, int64_t W,
-                     int64_t OW, float bias, float* y);
-bool depthwisePlanesFit(const ConvGeom& g);
-bool depthwiseBlocksFit(const ConvGeom& g);
-void depthwiseBlocks512(const ConvGeom& g, const float* x, const float* w, const float* b, float* y, int64_t blk0,
-                        int64_t blk1, bool clamp, float lo, float hi, GemmActivation act, float p0, float p1);
-void depthwisePlanes512(const ConvGeom& g, const float* x, const float* w, const float* b, const float* z, float* y,
-                        int64_t p0, int64_t p1, bool clamp, float lo, float hi, const GemmEpilogue& post);
-
 namespace {
 
 // The im2col matrix (Cg*K x P) restricted to columns [n0, n0 + nl), written
@@ -189,7 +179,7 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
     GemmEpilogue post = ep;
     if (clamp) post.act = GemmActivation::kNone;
     pool.parallelFor(g.N * g.M, [&](int64_t p0, int64_t p1) {
-      depthwisePlanes512(g, x, w, b, z, y, p0, p1, clamp, cs.lo, cs.hi, post);
+      depthwisePlanes512(g, x, w, b, z, y, g.gridSize, p0, p1, clamp, cs.lo, cs.hi, post);
     }, std::max<int64_t>(1, 8192 / std::max<int64_t>(1, g.gridSize * g.K)));
     return;
   }
@@ -342,10 +332,10 @@ void convFloat(ThreadPool& pool, const ConvGeom& g, Strategy st, const float* x,
     }
 }
 
-Activation parseActivation(const Node& node) {
+Activation parseActivation(const Node& node, const std::string& prefix) {
   Activation a;
-  const std::string name = node.attrString("activation", "");
-  std::vector<float> params = node.attrFloats("activation_params", {});
+  const std::string name = node.attrString(prefix + "activation", "");
+  std::vector<float> params = node.attrFloats(prefix + "activation_params", {});
   auto param = [&](size_t i, float def) { return i < params.size() ? params[i] : def; };
   if (name.empty() || name == "Identity") a.act = GemmActivation::kNone;
   else if (name == "Relu") a.act = GemmActivation::kRelu;

@@ -4,6 +4,7 @@
 // depthwise kernel with the same epilogue.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "ops/cpu/conv_common.h"
@@ -74,7 +75,31 @@ std::vector<PackedB> packCvecWeights(const ConvGeom& g, const float* w);
 void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
               const float* b, const float* z, float* y, const Activation& act);
 
-// Parses a FusedConv's activation / activation_params attributes.
-Activation parseActivation(const Node& node);
+// The AVX-512 depthwise kernels (conv_depthwise.cpp; callers check the CPU):
+// one output row from row pointers (null: a padding row); whole planes
+// [p0, p1) on a zero-padded copy (planes of y, and of the residual z, ldy
+// floats apart) where depthwisePlanesFit; 16 small planes at a time.
+bool depthwiseRow512(const float* const* xrows, const float* w, int KH, int KW, int stride, int64_t padW, int64_t W,
+                     int64_t OW, float bias, float* y);
+bool depthwisePlanesFit(const ConvGeom& g);
+void depthwisePlanes512(const ConvGeom& g, const float* x, const float* w, const float* b, const float* z, float* y,
+                        int64_t ldy, int64_t p0, int64_t p1, bool clamp, float lo, float hi, const GemmEpilogue& post);
+bool depthwiseBlocksFit(const ConvGeom& g);
+void depthwiseBlocks512(const ConvGeom& g, const float* x, const float* w, const float* b, float* y, int64_t blk0,
+                        int64_t blk1, bool clamp, float lo, float hi, GemmActivation act, float p0, float p1);
+
+// A 1x1 expand Conv (ga: stride 1, unpadded, one group) and the depthwise
+// Conv reading its output (gb), in one pass (conv_expand_dw.cpp, AVX-512):
+// the expanded tensor only exists a band of rows at a time in per-thread
+// buffers. Suits: 2-d, depthwise multiplier 1, stride 1 or 2 both ways, no
+// dilation, an expand activation other than Gelu.
+bool expandDepthwiseSuits(const ConvGeom& ga, const ConvGeom& gb, const Activation& expandAct);
+void convExpandDepthwise(ThreadPool& pool, const ConvGeom& ga, const ConvGeom& gb, const float* x, const float* w1,
+                         const float* b1, const Activation& act1, const float* w2, const float* b2,
+                         const Activation& act2, float* y);
+
+// Parses a FusedConv's activation / activation_params attributes (with a
+// prefix: <prefix>activation, <prefix>activation_params).
+Activation parseActivation(const Node& node, const std::string& prefix = "");
 
 }  // namespace oinfer::conv
