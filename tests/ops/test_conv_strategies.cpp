@@ -344,6 +344,8 @@ TEST(ConvStrategy, ChannelVecDirect) {
       {{1, 5, 11, 13}, {32, 5, 2, 4}, asym},
       {{1, 64, 7, 7}, {64, 64, 3, 3}, {1, 1, 1, 1}},  // Cg*K = 576
       {{1, 4, 80, 80}, {256, 4, 3, 3}, {1, 1, 1, 1}},  // 8 panels; the shifted GEMM's row-aligned panels
+      {{1, 100, 14, 14}, {64, 100, 3, 3}, {1, 1, 1, 1}},  // K blocked: 900 steps in 8 blocks, 4 tiles a unit
+      {{1, 300, 14, 14}, {56, 300, 1, 1}, {}},             // K blocked 1x1: 3 blocks, a last panel of 24
   };
   const std::vector<std::pair<std::string, std::vector<float>>> acts = {
       {"", {}}, {"Relu", {}}, {"Clip", {-0.5f, 0.5f}}, {"LeakyRelu", {0.1f}}, {"SiLU", {}}, {"HardSwish", {}}};
