@@ -6,8 +6,12 @@
 // The strategy is the one a plan picks for constant weights (Winograd for the
 // 3x3 stride-1 layers unless --no-winograd).
 //   oinfer-kernel-bench [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold] [--cold-mib N] [--cvec]
+//                       [--produced]
 // --cold streams 16 MiB (--cold-mib: N MiB; past the L3, weights come from
 // memory as in a large model) through every thread before each timed call.
+// --produced rewrites the input before each timed call on all threads, a
+// block of channels each, as the layer before leaves it inside a model (half
+// of it in the other core's cache).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -58,7 +62,7 @@ conv::ConvGeom geom(const LayerShape& sh) {
 int main(int argc, char** argv) {
   int threads = 0, reps = 30;
   std::string filter;
-  bool winograd = true, cold = false, cvec = false;
+  bool winograd = true, cold = false, cvec = false, produced = false;
   size_t flushMiB = 16;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::atoi(argv[++i]);
@@ -68,8 +72,9 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--cold")) cold = true;
     else if (!std::strcmp(argv[i], "--cold-mib") && i + 1 < argc) cold = true, flushMiB = std::strtoul(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--cvec")) cvec = true;
+    else if (!std::strcmp(argv[i], "--produced")) produced = true;
     else {
-      std::printf("usage: %s [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold] [--cold-mib N] [--cvec]\n", argv[0]);
+      std::printf("usage: %s [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold] [--cold-mib N] [--cvec] [--produced]\n", argv[0]);
       return 2;
     }
   }
@@ -171,6 +176,10 @@ int main(int argc, char** argv) {
       for (int which = 0; which < (useCvec ? 2 : 1); ++which) {
         const bool c = (which == 0) == bool(r & 1) && useCvec;
         flush();
+        if (produced)
+          pool.parallelFor(g.C, [&](int64_t c0, int64_t c1) {
+            for (int64_t i = c0 * g.imgSize; i < c1 * g.imgSize; ++i) x[i] = x[i] * 1.0000001f;
+          });
         const auto t0 = std::chrono::steady_clock::now();
         if (c)
           conv::convCvec(pool, g, cv, x.data(), b.data(), nullptr, yc.data(), act);
