@@ -28,6 +28,30 @@ TEST(TensorLarge, TransposeMatchesNaive) {
   t.run();
 }
 
+// The strided copy's two special cases: a swap of the last two dims (16 x 16
+// blocks; sides off the block size, an outer dim), and a permutation that
+// only moves a size-1 axis (one contiguous run, split over the threads).
+TEST(TensorLarge, TransposeLastTwoAndUnitAxes) {
+  {
+    const int64_t A = 3, B = 37, C = 50;
+    Tensor x = iota({A, B, C});
+    Tensor e(DataType::kFloat, {A, C, B});  // perm [0,2,1]
+    for (int64_t a = 0; a < A; ++a)
+      for (int64_t b = 0; b < B; ++b)
+        for (int64_t c = 0; c < C; ++c) e.data<float>()[(a * C + c) * B + b] = x.data<float>()[(a * B + b) * C + c];
+    OpTester t("Transpose", 13);
+    t.attr("perm", std::vector<int64_t>{0, 2, 1}).input("x", x).expect("y", e);
+    t.run();
+  }
+  {
+    Tensor x = iota({1, 300, 200});
+    Tensor e = iota({300, 1, 200});  // perm [1,0,2]: the same order in memory
+    OpTester t("Transpose", 13);
+    t.attr("perm", std::vector<int64_t>{1, 0, 2}).input("x", x).expect("y", e);
+    t.run();
+  }
+}
+
 TEST(TensorLarge, SliceStepMatchesNaive) {
   Tensor x = iota({50, 300});
   // x[45:2:-3, 7:290:5]

@@ -291,6 +291,24 @@ TEST(TransformerPasses, TransposePairsAndIdentityDisappear) {
   }
 }
 
+// Batch-1 [S, 1, D] <-> [1, S, D] swaps (ViT's export writes two per layer)
+// only move axes of size 1: each becomes a Reshape, a view. One that moves
+// a larger axis stays a Transpose, as does a chain whose second step is one
+// the first rewrite touched (the pair rule must not compose them).
+TEST(TransformerPasses, TransposeOfUnitAxesBecomesReshape) {
+  Builder b(13);
+  b.input("x", {5, 1, 8});
+  ints(b.node("Transpose", {"x"}, {"t1"}), "perm", {1, 0, 2});  // [1, 5, 8]: a view
+  ints(b.node("Transpose", {"t1"}, {"t2"}), "perm", {0, 2, 1});  // [1, 8, 5]: real
+  ints(b.node("Transpose", {"t2"}, {"t3"}), "perm", {2, 0, 1});  // [5, 1, 8]: real
+  b.node("Relu", {"t3"}, {"y"});
+  b.output("y");
+  Graph g = expectSameOutputs(b, 0.f, 0.f);
+  EXPECT_EQ(count(g, "Reshape"), 1);
+  for (const Node& n : g.nodes)
+    if (n.opType == "Reshape") EXPECT_EQ(n.inputs[0], "x");
+}
+
 TEST(TransformerPasses, TransposeOfAGraphOutputIsKept) {
   Builder b(13);
   b.input("x", {2, 3});

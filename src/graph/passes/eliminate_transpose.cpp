@@ -2,6 +2,7 @@
 //   Identity (and inference Dropout without a mask output)  -> its input
 //   Transpose(Transpose(x, p1), p2)  -> Transpose(x, p1∘p2), or x when that is the identity
 //   Reshape(Reshape(x, s1), s2)      -> Reshape(x, s2) when s2 is a constant without 0s
+//   Transpose(x) moving only size-1 axes of a static shape -> Reshape(x, its output shape)
 // Readers are rewired to the surviving value; a value that is a graph output
 // keeps its name (the node producing it is rewritten instead of removed).
 #include <numeric>
@@ -32,6 +33,27 @@ std::vector<int64_t> permOf(const Node& t, int64_t rank) {
   return p;
 }
 
+// A Transpose of a statically shaped input whose axes of size > 1 keep
+// their order (only size-1 axes move).
+bool movesOnlyUnitAxes(const Graph& g, const Node& t) {
+  const auto s = shapeOf(g, t.inputs[0]);
+  if (!s || s->empty()) return false;
+  for (const Dim& d : *s)
+    if (!d.isStatic()) return false;
+  const std::vector<int64_t> p = permOf(t, int64_t(s->size()));
+  if (p.size() != s->size()) return false;
+  std::vector<bool> seen(p.size(), false);
+  int64_t last = -1;
+  for (int64_t a : p) {
+    if (a < 0 || a >= int64_t(p.size()) || seen[size_t(a)]) return false;
+    seen[size_t(a)] = true;
+    if ((*s)[size_t(a)].value == 1) continue;
+    if (a < last) return false;
+    last = a;
+  }
+  return true;
+}
+
 }  // namespace
 
 int eliminateRedundantNodes(Graph& g) {
@@ -51,9 +73,28 @@ int eliminateRedundantNodes(Graph& g) {
       ++removed;
       continue;
     }
+    if (isOp(n, "Transpose") && movesOnlyUnitAxes(g, n)) {
+      // Only axes of size 1 move: the data order is unchanged, so a Reshape
+      // (a view, no copy) to the output shape does the same. Exporters write
+      // these for batch-1 [S, 1, D] <-> [1, S, D] swaps (ViT: two per layer).
+      const auto s = shapeOf(g, n.inputs[0]);
+      const std::vector<int64_t> p = permOf(n, int64_t(s->size()));
+      std::vector<int64_t> dims;
+      for (int64_t a : p) dims.push_back((*s)[size_t(a)].value);
+      std::string target = (n.name.empty() ? out : n.name) + "_shape";
+      for (int k = 1; g.initializers.count(target) || g.findValue(target); ++k)
+        target = (n.name.empty() ? out : n.name) + "_shape_" + std::to_string(k);
+      g.initializers[target] = Tensor::fromVector<int64_t>({int64_t(dims.size())}, dims);
+      n.opType = "Reshape";
+      n.attributes.clear();
+      n.inputs = {n.inputs[0], target};
+      ++removed;
+      continue;
+    }
     if (isOp(n, "Transpose")) {
       const int inner = idx.producerOf(n.inputs[0], "Transpose");
-      if (inner < 0 || drop[inner] || !idx.internal(n.inputs[0])) continue;
+      // (isOp again: an earlier step may have made the inner one a Reshape.)
+      if (inner < 0 || drop[inner] || !idx.internal(n.inputs[0]) || !isOp(g.nodes[inner], "Transpose")) continue;
       const Node& t1 = g.nodes[inner];
       const int64_t rank = rankOf(g, t1.inputs[0]);
       const std::vector<int64_t> p1 = permOf(t1, rank), p2 = permOf(n, rank);

@@ -59,6 +59,41 @@ void stridedCopy(const T* src, DimsRef ss, T* dst, DimsRef ds, DimsRef shape, Th
   const int64_t inner = sh[nd - 1], sa = a[nd - 1], sb = b[nd - 1];
   int64_t rows = 1;
   for (size_t k = 0; k + 1 < nd; ++k) rows *= sh[k];
+  if (nd == 1 && sa == 1 && sb == 1) {
+    // One contiguous run (a copy, or a Transpose that only moves axes of
+    // size 1, e.g. ViT's batch-1 [S, 1, D] <-> [1, S, D]): split it over the
+    // threads rather than copying it on one.
+    pool.parallelFor(inner, [&](int64_t i0, int64_t i1) { copyElems(src + i0, dst + i0, i1 - i0); },
+                     std::max<int64_t>(1, 16384 / int64_t(sizeof(T))));
+    return;
+  }
+  if (nd >= 2 && sb == 1 && a[nd - 2] == 1 && sa != 1) {
+    // A 2-d transpose in the last two dims (dst rows contiguous, read down
+    // a contiguous src column): 16 x 16 blocks, so each src line fetched
+    // serves 16 dst rows (row by row, every element was a line apart).
+    constexpr int64_t kB = 16;
+    const int64_t R = sh[nd - 2], ldd = b[nd - 2], outer = rows / R, rowBlocks = (R + kB - 1) / kB;
+    pool.parallelFor(outer * rowBlocks, [&](int64_t u0, int64_t u1) {
+      for (int64_t u = u0; u < u1; ++u) {
+        int64_t o = u / rowBlocks, so = 0, dof = 0;
+        for (size_t k = nd - 2; k-- > 0;) {
+          so += (o % sh[k]) * a[k];
+          dof += (o % sh[k]) * b[k];
+          o /= sh[k];
+        }
+        const int64_t i0 = (u % rowBlocks) * kB, i1 = std::min(R, i0 + kB);
+        for (int64_t j0 = 0; j0 < inner; j0 += kB) {
+          const int64_t j1 = std::min(inner, j0 + kB);
+          for (int64_t i = i0; i < i1; ++i) {
+            T* d = dst + dof + i * ldd;
+            const T* sc = src + so + i;
+            for (int64_t j = j0; j < j1; ++j) d[j] = sc[j * sa];
+          }
+        }
+      }
+    }, std::max<int64_t>(1, 4096 / std::max<int64_t>(kB * inner, 1)));
+    return;
+  }
   pool.parallelFor(
       rows,
       [&](int64_t begin, int64_t end) {
