@@ -66,7 +66,9 @@ void expectNear(const std::vector<float>& want, const std::vector<float>& got, i
 TEST(Sgemm, AllTransposesOddSizes) {
   ThreadPool pool(2);
   const int64_t sizes[][3] = {{1, 1, 1}, {1, 1000, 37}, {13, 33, 7}, {12, 32, 256}, {25, 65, 300},
-                              {37, 17, 513}, {250, 70, 20}, {3, 1600, 9}, {100, 100, 100}};
+                              {37, 17, 513}, {250, 70, 20}, {3, 1600, 9}, {100, 100, 100},
+                              // columns in units claimed by the threads, A packed once (tilesN >= 8)
+                              {50, 700, 300}, {197, 770, 65}};
   for (auto [M, N, K] : sizes)
     for (int ta = 0; ta < 2; ++ta)
       for (int tb = 0; tb < 2; ++tb) {
@@ -123,7 +125,8 @@ TEST(Sgemm, PackedBEpilogues) {
                                  GemmActivation::kLeakyRelu,   GemmActivation::kSigmoid, GemmActivation::kHardSigmoid,
                                  GemmActivation::kTanh,        GemmActivation::kSiLU,    GemmActivation::kGelu,
                                  GemmActivation::kHardSwish};
-  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{1, 1000, 300}, {29, 45, 31}, {64, 200, 600}})
+  for (auto [M, N, K] :
+       {std::tuple<int64_t, int64_t, int64_t>{1, 1000, 300}, {29, 45, 31}, {64, 200, 600}, {37, 800, 300}})
     for (int ta = 0; ta < 2; ++ta)
       for (int tb = 0; tb < 2; ++tb)
         for (GemmActivation a : acts) {
