@@ -227,6 +227,7 @@ class ConvKernel final : public Kernel {
                  act_.act != GemmActivation::kGelu) {  // Gelu has no in-tile form
         strategy_ = Strategy::kChannelVec;
         packedB_ = conv::packCvecWeights(*geom_, w_.data<float>());
+        if (init.pool) conv::reserveCvecScratch(*init.pool, *geom_);
       } else if (!(geom_ && strategy_ == Strategy::kDepthwise)) {
         packed_ = conv::packConvWeights(wg, w_.data<float>());
       }
@@ -317,6 +318,7 @@ class FusedConvDepthwiseKernel final : public Kernel {
       if (init.hasInput(i))
         if (const Tensor* t = init.constInput(i)) consts_[i] = *t;
     attrs_ = shape::parseWindowAttrs(node, 2, false);
+    if (init.pool) conv::reserveExpandDepthwiseScratch(*init.pool);
     // The expand's weights packed for the GEMM, for the path that runs the
     // two Convs in turn (a constant 4-d W; run() checks it against X).
     const Tensor& w1 = consts_[1];

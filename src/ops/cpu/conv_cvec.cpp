@@ -225,34 +225,31 @@ std::vector<PackedB> packCvecWeights(const ConvGeom& g, const float* w) {
   return out;
 }
 
-void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
-              const float* b, const float* z, float* y, const Activation& act) {
+// How convCvec splits a conv into units (see there); also sizes the
+// per-thread scratch at plan time (reserveCvecScratch).
+struct CvecUnits {
+  bool copy = false;
+  int64_t Hp = 0, Wp = 0, width = 0, perRow = 0, tiles = 0;
+  int64_t panels = 0, perGroup = 0, groups = 0, tileBlocks = 0, tilesPer = 0;
+};
+
+CvecUnits cvecUnits(const ConvGeom& g, int threads) {
   const int64_t KH = g.k[1], KW = g.k[2], dh = g.dil[1], dw = g.dil[2], sh = g.s[1], sw = g.s[2];
   const int64_t OH = g.grid[1], OW = g.grid[2], H = g.img[1], W = g.img[2];
-  const int64_t padT = g.padBegin[1], padL = g.padBegin[2];
   const int64_t Cg = g.Cg, Mg = g.Mg, CK = Cg * g.K, P = g.gridSize;
+  CvecUnits u;
   // The input as read: the image itself when every window lies inside it,
   // else a zero-padded copy of just the rows and columns the windows cover.
-  const bool copy = !g.noPadding;
-  const int64_t Hp = copy ? (OH - 1) * sh + (KH - 1) * dh + 1 : H;
-  const int64_t Wp = copy ? (OW - 1) * sw + (KW - 1) * dw + 1 : W;
-  const int64_t plane = Hp * Wp;
+  u.copy = !g.noPadding;
+  u.Hp = u.copy ? (OH - 1) * sh + (KH - 1) * dh + 1 : H;
+  u.Wp = u.copy ? (OW - 1) * sw + (KW - 1) * dw + 1 : W;
   // A 1x1 stride-1 conv reads its output's pixels in the same order: one
   // long row, so tiles run across the rows.
-  const bool flat = !copy && g.K == 1 && sh == 1 && sw == 1;
-  const int64_t rows = flat ? 1 : OH, width = flat ? P : OW;
-  const int64_t perRow = (width + kMaxPix - 1) / kMaxPix, tiles = rows * perRow;
-
-  int64_t* taps = tlsTaps.get(size_t(CK + kInputAhead));
-  std::fill(taps + CK, taps + CK + kInputAhead, 0);  // read by the input prefetch past the last step
-  for (int64_t c = 0, k = 0; c < Cg; ++c)
-    for (int64_t kh = 0; kh < KH; ++kh)
-      for (int64_t kw = 0; kw < KW; ++kw, ++k) taps[k] = c * plane + kh * dh * Wp + kw * dw;
-  float* padded = copy ? tlsPadded.get(size_t(Cg * plane)) : nullptr;
-
-  const ClampSplit cs = splitClamp(act);
-  if (cs.rest == GemmActivation::kGelu) throw Error(ErrorCode::kInternal, "convCvec: Gelu is not applied in tiles");
-
+  const bool flat = !u.copy && g.K == 1 && sh == 1 && sw == 1;
+  const int64_t rows = flat ? 1 : OH;
+  u.width = flat ? P : OW;
+  u.perRow = (u.width + kMaxPix - 1) / kMaxPix;
+  u.tiles = rows * u.perRow;
   // Units: (block of tiles, group of panels); within a unit, tiles outer and
   // panels inner, so a tile's input lines (one or two per step) are read
   // from L1 by every panel of the group, and the group's weights (at most
@@ -265,9 +262,8 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
   // 512->1000 classifier stream 16 MiB); otherwise groups of ~1 MiB and
   // about eight units per thread over tile blocks.
   const int64_t panels = (Mg + kLanes - 1) / kLanes;
-  const int threads = pool.size();
   const int64_t panelBytes = CK * kLanes * int64_t(sizeof(float));
-  const int64_t inputBytes = Cg * (copy ? plane : g.imgSize) * int64_t(sizeof(float));
+  const int64_t inputBytes = Cg * (u.copy ? u.Hp * u.Wp : g.imgSize) * int64_t(sizeof(float));
   const bool weightsMajor = panels * panelBytes > inputBytes;
   // (Weights-major groups stay under 512 KiB: the next group is prefetched
   // while one runs, and both must fit L2 beside the input.)
@@ -277,8 +273,49 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
                    : std::clamp<int64_t>((int64_t{1} << 20) / panelBytes, 1, panels);
   const int64_t groups = (panels + perGroup - 1) / perGroup;
   const int64_t tileBlocks =
-      weightsMajor && groups >= 2 * threads ? 1 : std::clamp<int64_t>((8 * threads + groups - 1) / groups, 1, tiles);
-  const int64_t tilesPer = (tiles + tileBlocks - 1) / tileBlocks;
+      weightsMajor && groups >= 2 * threads ? 1 : std::clamp<int64_t>((8 * threads + groups - 1) / groups, 1, u.tiles);
+  u.panels = panels;
+  u.perGroup = perGroup;
+  u.groups = groups;
+  u.tileBlocks = tileBlocks;
+  u.tilesPer = (u.tiles + tileBlocks - 1) / tileBlocks;
+  return u;
+}
+
+
+void reserveCvecScratch(ThreadPool& pool, const ConvGeom& g) {
+  // The K-blocked units' accumulators on every thread (the ones workers use
+  // on a later run must not be allocated then).
+  const CvecUnits u = cvecUnits(g, pool.size());
+  if (u.tilesPer < 2 || g.Cg * g.K <= 2 * kBlockSteps) return;
+  const size_t need = size_t(u.tilesPer * kMaxPix * kLanes);
+  pool.runOnEachThread([need](int64_t, int64_t) { tlsPart.get(need); });
+}
+
+void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
+              const float* b, const float* z, float* y, const Activation& act) {
+  const int64_t KH = g.k[1], KW = g.k[2], dh = g.dil[1], dw = g.dil[2], sh = g.s[1], sw = g.s[2];
+  const int64_t H = g.img[1], W = g.img[2];
+  const int64_t padT = g.padBegin[1], padL = g.padBegin[2];
+  const int64_t Cg = g.Cg, Mg = g.Mg, CK = Cg * g.K, P = g.gridSize;
+  const CvecUnits U = cvecUnits(g, pool.size());
+  const bool copy = U.copy;
+  const int64_t Hp = U.Hp, Wp = U.Wp, plane = Hp * Wp;
+  const int64_t width = U.width, perRow = U.perRow, tiles = U.tiles;
+
+  int64_t* taps = tlsTaps.get(size_t(CK + kInputAhead));
+  std::fill(taps + CK, taps + CK + kInputAhead, 0);  // read by the input prefetch past the last step
+  for (int64_t c = 0, k = 0; c < Cg; ++c)
+    for (int64_t kh = 0; kh < KH; ++kh)
+      for (int64_t kw = 0; kw < KW; ++kw, ++k) taps[k] = c * plane + kh * dh * Wp + kw * dw;
+  float* padded = copy ? tlsPadded.get(size_t(Cg * plane)) : nullptr;
+
+  const ClampSplit cs = splitClamp(act);
+  if (cs.rest == GemmActivation::kGelu) throw Error(ErrorCode::kInternal, "convCvec: Gelu is not applied in tiles");
+
+  const int64_t panels = U.panels, perGroup = U.perGroup, groups = U.groups, tileBlocks = U.tileBlocks,
+                tilesPer = U.tilesPer;
+  const int64_t panelBytes = CK * kLanes * int64_t(sizeof(float));
 
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.G; ++grp) {

@@ -107,6 +107,10 @@ bool expandDepthwiseSuits(const ConvGeom& ga, const ConvGeom& gb, const Activati
   return gb.k[1] * gb.img[2] * kGroup <= kBufFloats && depthwisePlanesFit(gb);
 }
 
+void reserveExpandDepthwiseScratch(ThreadPool& pool) {
+  pool.runOnEachThread([](int64_t, int64_t) { tlsRows.get(size_t(kBufFloats + 16)); });
+}
+
 void convExpandDepthwise(ThreadPool& pool, const ConvGeom& ga, const ConvGeom& gb, const float* x, const float* w1,
                          const float* b1, const Activation& act1, const float* w2, const float* b2,
                          const Activation& act2, float* y) {

@@ -72,6 +72,9 @@ bool cvecSuits(const ConvGeom& g);
 // (cvecSuits, and the shapes where it measured faster).
 bool cvecPreferred(const ConvGeom& g);
 std::vector<PackedB> packCvecWeights(const ConvGeom& g, const float* w);
+// Sizes the kernel's per-thread scratch for g on every pool thread (at plan
+// time: a warm run must not allocate on a worker that ran none of it before).
+void reserveCvecScratch(ThreadPool& pool, const ConvGeom& g);
 void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
               const float* b, const float* z, float* y, const Activation& act);
 
@@ -94,6 +97,7 @@ void depthwiseBlocks512(const ConvGeom& g, const float* x, const float* w, const
 // buffers. Suits: 2-d, depthwise multiplier 1, stride 1 or 2 both ways, no
 // dilation, an expand activation other than Gelu.
 bool expandDepthwiseSuits(const ConvGeom& ga, const ConvGeom& gb, const Activation& expandAct);
+void reserveExpandDepthwiseScratch(ThreadPool& pool);  // the same for convExpandDepthwise
 void convExpandDepthwise(ThreadPool& pool, const ConvGeom& ga, const ConvGeom& gb, const float* x, const float* w1,
                          const float* b1, const Activation& act1, const float* w2, const float* b2,
                          const Activation& act2, float* y);
