@@ -190,14 +190,14 @@ __attribute__((target("avx512f"))) void depthwisePlanes512(const ConvGeom& g, co
           for (int64_t j = 0; j < len; j += 16) {
             const int64_t a = std::clamp<int64_t>(lo - j, 0, 16), e = std::clamp<int64_t>(hi - j, 0, 16);
             const __mmask16 valid = __mmask16(((1u << e) - 1) & ~((1u << a) - 1));
-            const __mmask16 keep = len - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (len - j)) - 1);
+            const __mmask16 keep = gemm::firstLanes(len - j);
             _mm512_mask_storeu_ps(row + j, keep, _mm512_maskz_loadu_ps(valid, src + j));
           }
           if (s == 2) {  // de-interleave into the two column phases
             float* d1 = d0 + subSize;
             for (int64_t j = 0; j < Wg; j += 16) {
               const __m512 va = _mm512_loadu_ps(row + 2 * j), vc = _mm512_loadu_ps(row + 2 * j + 16);
-              const __mmask16 km = Wg - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (Wg - j)) - 1);
+              const __mmask16 km = gemm::firstLanes(Wg - j);
               _mm512_mask_storeu_ps(d0 + j, km, _mm512_permutex2var_ps(va, evenIdx, vc));
               _mm512_mask_storeu_ps(d1 + j, km, _mm512_permutex2var_ps(va, oddIdx, vc));
             }
@@ -246,7 +246,7 @@ __attribute__((target("avx512f"))) void depthwisePlanes512(const ConvGeom& g, co
       float* yb = yp + oh0 * OW;
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t j = 0; j < OW; j += 16) {
-          const __mmask16 mk = OW - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (OW - j)) - 1);
+          const __mmask16 mk = gemm::firstLanes(OW - j);
           _mm512_mask_storeu_ps(yb + r * OW + j, mk, _mm512_maskz_loadu_ps(mk, grid + r * Wg + j));
         }
       if (doPost) {

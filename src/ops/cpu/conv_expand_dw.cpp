@@ -53,11 +53,7 @@ __attribute__((target("avx512f"))) void expandRows512(const float* x, int64_t ld
   const __m512 p0 = _mm512_set1_ps(act.p0), p1 = _mm512_set1_ps(act.p1);
   for (int64_t p = 0; p < P; p += kPix) {
     const int64_t n = std::min<int64_t>(kPix, P - p);
-    __mmask16 m[3];
-    for (int j = 0; j < 3; ++j) {
-      const int64_t r = std::clamp<int64_t>(n - 16 * j, 0, 16);
-      m[j] = __mmask16((1u << r) - 1);
-    }
+    const __mmask16 m[3] = {gemm::firstLanes(n), gemm::firstLanes(n - 16), gemm::firstLanes(n - 32)};
     __m512 acc[kGroup][3];
 #pragma GCC unroll 8
     for (int c = 0; c < kGroup; ++c) {

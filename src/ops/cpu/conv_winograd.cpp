@@ -27,6 +27,7 @@
 #endif
 
 #include "ops/cpu/conv_fast.h"
+#include "ops/cpu/gemm/act512.h"
 #include "ops/cpu/gemm/gemm_internal.h"
 #include "ops/cpu/scratch.h"
 
@@ -263,7 +264,7 @@ __attribute__((target("avx512f"))) void outputTransform512(const ConvGeom& g, co
     const int64_t oy = 2 * ((t0 + t) / TW), ox = 2 * ((t0 + t) % TW);
     const bool fullY = oy + 1 < OH, fullX = ox + 1 < OW;
     for (int64_t m0 = 0; m0 < M; m0 += 16) {
-      const __mmask16 lm = M - m0 >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (M - m0)) - 1);
+      const __mmask16 lm = gemm::firstLanes(M - m0);
       const float* o = O + t * M + m0;
       __m512 s0[4], s1[4];
       for (int j = 0; j < 4; ++j) {  // A^T X: rows

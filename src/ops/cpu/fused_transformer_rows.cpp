@@ -39,7 +39,7 @@ __attribute__((target("avx512f"))) bool softmaxRow512(const float* x, const floa
   __m512 vmax = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
   __mmask16 nan = 0;
   for (int64_t j = 0; j < n; j += 16) {
-    const __mmask16 m = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1);
+    const __mmask16 m = gemm::firstLanes(n - j);
     __m512 v = _mm512_mul_ps(_mm512_maskz_loadu_ps(m, x + j), vs);
     if (mask) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, mask + j));
     _mm512_mask_storeu_ps(y + j, m, v);
@@ -51,14 +51,14 @@ __attribute__((target("avx512f"))) bool softmaxRow512(const float* x, const floa
   const __m512 vm = _mm512_set1_ps(mx);
   __m512 vsum = _mm512_setzero_ps();
   for (int64_t j = 0; j < n; j += 16) {
-    const __mmask16 m = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1);
+    const __mmask16 m = gemm::firstLanes(n - j);
     const __m512 e = gemm::exp512(_mm512_sub_ps(_mm512_maskz_loadu_ps(m, y + j), vm));
     _mm512_mask_storeu_ps(y + j, m, e);
     vsum = _mm512_mask_add_ps(vsum, m, vsum, e);
   }
   const __m512 inv = _mm512_set1_ps(1.f / _mm512_reduce_add_ps(vsum));
   for (int64_t j = 0; j < n; j += 16) {
-    const __mmask16 m = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1);
+    const __mmask16 m = gemm::firstLanes(n - j);
     _mm512_mask_storeu_ps(y + j, m, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, y + j), inv));
   }
   return true;

@@ -12,6 +12,12 @@
 
 namespace oinfer::gemm {
 
+// The first n lanes of a 16-lane vector (n clamped to [0, 16]): a row's
+// tail for masked loads and stores.
+inline __mmask16 firstLanes(int64_t n) {
+  return n >= 16 ? __mmask16(0xFFFF) : n <= 0 ? __mmask16(0) : __mmask16((1u << n) - 1);
+}
+
 // exp(x) = 2^n * e^r, n = round(x / ln 2), |r| <= ln2 / 2, e^r by a degree-6
 // polynomial (relative error ~2e-7 over the float range); 2^n by scalef.
 __attribute__((target("avx512f"))) inline __m512 exp512(__m512 x) {

@@ -56,8 +56,8 @@ __attribute__((target("avx512f"))) void k512(int64_t kc, const float* a, const f
     a += kMr512;
     if (!kShift) b += kNr512;
   }
-  const __mmask16 m0 = cols >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << cols) - 1);
-  const __mmask16 m1 = cols >= 32 ? __mmask16(0xFFFF) : cols > 16 ? __mmask16((1u << (cols - 16)) - 1) : __mmask16(0);
+  const __mmask16 m0 = firstLanes(cols);
+  const __mmask16 m1 = firstLanes(cols - 16);
   const __m512 va = _mm512_set1_ps(t.alpha), vb = _mm512_set1_ps(t.beta);
   __m512 cb0 = _mm512_setzero_ps(), cb1 = _mm512_setzero_ps();
   if (t.colBias) {
@@ -130,7 +130,7 @@ __attribute__((target("avx512f"))) void actRows512(const GemmEpilogue& ep, float
       _mm512_storeu_ps(cr + j + 48, y3);
     }
     for (; j < cols; j += 16) {
-      const __mmask16 m = cols - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (cols - j)) - 1);
+      const __mmask16 m = firstLanes(cols - j);
       _mm512_mask_storeu_ps(cr + j, m, act512<A>(_mm512_maskz_loadu_ps(m, cr + j), p0, p1));
     }
   }
