@@ -33,6 +33,12 @@ inline int64_t tapCoord(const ConvGeom& g, size_t d, int64_t pos, int64_t tap) {
   return pos * g.s[d] - g.padBegin[d] + tap * g.dil[d];
 }
 
+// How many (padded) image positions the windows of all grid positions span
+// along dim d: the extent of a zero-padded copy of what they read.
+inline int64_t windowSpan(const ConvGeom& g, size_t d) {
+  return (g.grid[d] - 1) * g.s[d] + (g.k[d] - 1) * g.dil[d] + 1;
+}
+
 // For each column row r = (channel c < channels, kernel tap) and each grid
 // position p in [p0, p0 + len): kScatter == false copies the image value at
 // the tap's coordinate into col[r * len + p - p0] (0 outside the image:

@@ -234,15 +234,14 @@ struct CvecUnits {
 };
 
 CvecUnits cvecUnits(const ConvGeom& g, int threads) {
-  const int64_t KH = g.k[1], KW = g.k[2], dh = g.dil[1], dw = g.dil[2], sh = g.s[1], sw = g.s[2];
-  const int64_t OH = g.grid[1], OW = g.grid[2], H = g.img[1], W = g.img[2];
+  const int64_t sh = g.s[1], sw = g.s[2], OH = g.grid[1], OW = g.grid[2], H = g.img[1], W = g.img[2];
   const int64_t Cg = g.Cg, Mg = g.Mg, CK = Cg * g.K, P = g.gridSize;
   CvecUnits u;
   // The input as read: the image itself when every window lies inside it,
   // else a zero-padded copy of just the rows and columns the windows cover.
   u.copy = !g.noPadding;
-  u.Hp = u.copy ? (OH - 1) * sh + (KH - 1) * dh + 1 : H;
-  u.Wp = u.copy ? (OW - 1) * sw + (KW - 1) * dw + 1 : W;
+  u.Hp = u.copy ? windowSpan(g, 1) : H;
+  u.Wp = u.copy ? windowSpan(g, 2) : W;
   // A 1x1 stride-1 conv reads its output's pixels in the same order: one
   // long row, so tiles run across the rows.
   const bool flat = !u.copy && g.K == 1 && sh == 1 && sw == 1;

@@ -99,7 +99,7 @@ constexpr int64_t kMaxPhaseWidth = 1024;  // stride 2: columns per phase
 
 PlaneLayout planeLayout(const ConvGeom& g) {
   const int64_t s = g.s[2];
-  const int64_t spanW = (g.grid[2] - 1) * s + (g.k[2] - 1) * g.dil[2] + 1;  // columns one output row reads
+  const int64_t spanW = windowSpan(g, 2);  // columns one output row reads
   PlaneLayout l;
   l.Wg = (spanW + s - 1) / s;
   l.shiftRows = (g.k[1] - 1) * g.dil[1] / s + 1;
@@ -278,7 +278,7 @@ struct SmallPlaneLayout {
 };
 
 SmallPlaneLayout smallPlaneLayout(const ConvGeom& g) {
-  return {(g.grid[1] - 1) * g.s[1] + (g.k[1] - 1) * g.dil[1] + 1, (g.grid[2] - 1) * g.s[2] + (g.k[2] - 1) * g.dil[2] + 1};
+  return {windowSpan(g, 1), windowSpan(g, 2)};
 }
 
 }  // namespace

@@ -173,7 +173,7 @@ void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>
   const int64_t OH = g.grid[1], OW = g.grid[2], H = g.img[1], W = g.img[2];
   const int64_t padT = g.padBegin[1], padL = g.padBegin[2];
   // Sub-planes of phase (pr, pc): padded rows i*st + pr, columns j*st + pc.
-  const int64_t Wg = ((OW - 1) * st + (KW - 1) * dw + 1 + st - 1) / st;
+  const int64_t Wg = (windowSpan(g, 2) + st - 1) / st;
   const int64_t Hs = OH + (KH - 1) * dh / st;
   const int64_t sub = Hs * Wg, phases = st * st, plane = phases * sub;
   const int64_t Cg = g.Cg, Mg = g.Mg, CK = Cg * g.K, P = g.gridSize;
