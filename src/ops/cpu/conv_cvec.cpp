@@ -11,11 +11,11 @@
 // the input itself when no window leaves it) against two vectors of the
 // weights (packed once per plan as CK x 32 per panel of 32 channels). Any
 // row width splits into tiles with no padding, and the output channels of
-// real networks are multiples of 32 or close. No im2col, no packed input,
-// and K is not blocked: the 24 accumulators hold a whole tile, whose
-// epilogue transposes it (pixel rows -> channel rows), adds the bias and
-// the residual, applies the activation and stores runs of R pixels into
-// each channel's plane of Y.
+// real networks are multiples of 32 or close. No im2col, no packed input:
+// the 24 accumulators hold a whole tile (parked between blocks of K when a
+// unit runs several tiles, see kBlockSteps), whose epilogue transposes it
+// (pixel rows -> channel rows), adds the bias and the residual, applies the
+// activation and stores runs of R pixels into each channel's plane of Y.
 // Threads take units of (block of tiles, group of weight panels): see
 // convCvec for how the larger of weights and input is streamed only once.
 #include <algorithm>
@@ -45,6 +45,11 @@ thread_local cpu::AlignedScratch<float> tlsPart;  // K-blocked tiles' accumulato
 // 1.012-1.050, SqueezeNet 1.026-1.033; MobileNetV2 and EfficientNet-B0
 // within noise (0.99-1.01). 32 and 64 steps measured no better.
 constexpr int64_t kBlockSteps = 128;
+
+// Blocks of K for a unit of `tiles` tiles over CK steps (1: not blocked).
+int64_t kBlocks(int64_t tiles, int64_t CK) {
+  return tiles >= 2 && CK > 2 * kBlockSteps ? (CK + kBlockSteps - 1) / kBlockSteps : 1;
+}
 
 // Input lines a tile reads kInputAhead steps later are prefetched into L1
 // (two lines: its first and last pixel). Inside a model the input was just
@@ -230,7 +235,7 @@ std::vector<PackedB> packCvecWeights(const ConvGeom& g, const float* w) {
 struct CvecUnits {
   bool copy = false;
   int64_t Hp = 0, Wp = 0, width = 0, perRow = 0, tiles = 0;
-  int64_t panels = 0, perGroup = 0, groups = 0, tileBlocks = 0, tilesPer = 0;
+  int64_t panels = 0, panelBytes = 0, perGroup = 0, groups = 0, tileBlocks = 0, tilesPer = 0;
 };
 
 CvecUnits cvecUnits(const ConvGeom& g, int threads) {
@@ -274,6 +279,7 @@ CvecUnits cvecUnits(const ConvGeom& g, int threads) {
   const int64_t tileBlocks =
       weightsMajor && groups >= 2 * threads ? 1 : std::clamp<int64_t>((8 * threads + groups - 1) / groups, 1, u.tiles);
   u.panels = panels;
+  u.panelBytes = panelBytes;
   u.perGroup = perGroup;
   u.groups = groups;
   u.tileBlocks = tileBlocks;
@@ -281,12 +287,11 @@ CvecUnits cvecUnits(const ConvGeom& g, int threads) {
   return u;
 }
 
-
 void reserveCvecScratch(ThreadPool& pool, const ConvGeom& g) {
   // The K-blocked units' accumulators on every thread (the ones workers use
   // on a later run must not be allocated then).
   const CvecUnits u = cvecUnits(g, pool.size());
-  if (u.tilesPer < 2 || g.Cg * g.K <= 2 * kBlockSteps) return;
+  if (kBlocks(u.tilesPer, g.Cg * g.K) == 1) return;
   const size_t need = size_t(u.tilesPer * kMaxPix * kLanes);
   pool.runOnEachThread([need](int64_t, int64_t) { tlsPart.get(need); });
 }
@@ -312,9 +317,8 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
   const ClampSplit cs = splitClamp(act);
   if (cs.rest == GemmActivation::kGelu) throw Error(ErrorCode::kInternal, "convCvec: Gelu is not applied in tiles");
 
-  const int64_t panels = U.panels, perGroup = U.perGroup, groups = U.groups, tileBlocks = U.tileBlocks,
-                tilesPer = U.tilesPer;
-  const int64_t panelBytes = CK * kLanes * int64_t(sizeof(float));
+  const int64_t panels = U.panels, panelBytes = U.panelBytes, perGroup = U.perGroup, groups = U.groups,
+                tileBlocks = U.tileBlocks, tilesPer = U.tilesPer;
 
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.G; ++grp) {
@@ -354,7 +358,7 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
           // from memory on their first use in a run, and one panel is
           // CK x 128 bytes (0.6 MiB for a 3x3 over 512 channels).
           const int64_t nextBytes = pg + 1 < groups ? (std::min(panels, p1 + perGroup) - p1) * panelBytes : 0;
-          const int64_t blocks = t1 - t0 >= 2 && CK > 2 * kBlockSteps ? (CK + kBlockSteps - 1) / kBlockSteps : 1;
+          const int64_t blocks = kBlocks(t1 - t0, CK);
           const int64_t calls = std::max<int64_t>(1, (t1 - t0) * (p1 - p0) * blocks);
           const int64_t slice = (nextBytes + calls - 1) / calls;
           const char* nextW = reinterpret_cast<const char*>(wbase + p1 * CK * kLanes);
