@@ -112,6 +112,16 @@ void packAPanels(bool transA, const float* A, int64_t lda, int64_t m0, int64_t m
   }
 }
 
+// Rows [m0, m0 + ml) of op(A) (m0 a multiple of mr) into their panels of
+// a whole packed A (mPad rows: kKc blocks at k0 * mPad, panels of kl x mr).
+void packARows(bool transA, const float* A, int64_t lda, int64_t m0, int64_t ml, int64_t K, int mr, int64_t mPad,
+               float* dst) {
+  for (int64_t k0 = 0; k0 < K; k0 += kKc) {
+    const int64_t kl = std::min<int64_t>(kKc, K - k0);
+    packAPanels(transA, A, lda, m0, ml, k0, kl, mr, dst + k0 * mPad + m0 * kl);
+  }
+}
+
 void packBPanels(bool transB, const float* B, int64_t ldb, int64_t k0, int64_t kl, int64_t n0, int64_t nl, int nr,
                  float* dst) {
   if (!transB) {
@@ -292,11 +302,7 @@ void driver(int64_t M, int64_t N, int64_t K, const ASource& a, const BSource& b,
     const int64_t mPad = roundUp(M, I.mr), mPanels = mPad / I.mr;
     float* abuf = tlsAFull.get(size_t(mPad * K));
     pool->parallelFor(mPanels, [&](int64_t p0, int64_t p1) {
-      const int64_t m0 = p0 * I.mr, ml = std::min(M, p1 * I.mr) - m0;
-      for (int64_t k0 = 0; k0 < K; k0 += kKc) {
-        const int64_t kl = std::min<int64_t>(kKc, K - k0);
-        packAPanels(a.trans, a.p, a.ld, m0, ml, k0, kl, I.mr, abuf + k0 * mPad + m0 * kl);
-      }
+      packARows(a.trans, a.p, a.ld, p0 * I.mr, std::min(M, p1 * I.mr) - p0 * I.mr, K, I.mr, mPad, abuf);
     });
     const PackedA pa = packedAView(M, K, abuf);
     ASource ap;
@@ -426,10 +432,7 @@ PackedA packA(bool transA, int64_t M, int64_t K, const float* A, int64_t lda) {
   p.kc = kKc;
   const int64_t mPad = roundUp(std::max<int64_t>(M, 1), I.mr);
   p.data = cpu::allocFloats(size_t(std::max<int64_t>(K, 1) * mPad));
-  for (int64_t k0 = 0; k0 < K; k0 += kKc) {
-    const int64_t kl = std::min<int64_t>(kKc, K - k0);
-    packAPanels(transA, A, lda, 0, M, k0, kl, I.mr, p.data.get() + k0 * mPad);
-  }
+  packARows(transA, A, lda, 0, M, K, I.mr, mPad, p.data.get());
   return p;
 }
 
