@@ -319,16 +319,6 @@ class FusedConvDepthwiseKernel final : public Kernel {
         if (const Tensor* t = init.constInput(i)) consts_[i] = *t;
     attrs_ = shape::parseWindowAttrs(node, 2, false);
     if (init.pool) conv::reserveExpandDepthwiseScratch(*init.pool);
-    // The expand's weights packed for the GEMM, for the path that runs the
-    // two Convs in turn (a constant 4-d W; run() checks it against X).
-    const Tensor& w1 = consts_[1];
-    if (w1.defined() && w1.dtype() == DataType::kFloat && w1.rank() == 4) {
-      ConvGeom wg;
-      wg.Mg = w1.dim(0);
-      wg.Cg = w1.dim(1);
-      wg.K = w1.dim(2) * w1.dim(3);
-      packed1_ = conv::packConvWeights(wg, w1.data<float>());
-    }
   }
 
   void run(KernelContext& ctx) override {
@@ -352,12 +342,10 @@ class FusedConvDepthwiseKernel final : public Kernel {
       fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 1) + " has shape " + shapeToString(w1->shape()) +
                                                 ", expected [E," + std::to_string(C) + ",1,1]");
     const int64_t E = w1->dim(0);
-    if (b1 && b1->numel() != E)
-      fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 2) + " has shape " + shapeToString(b1->shape()) +
-                                                ", expected [" + std::to_string(E) + "]");
-    if (b2 && b2->numel() != E)
-      fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 4) + " has shape " + shapeToString(b2->shape()) +
-                                                ", expected [" + std::to_string(E) + "]");
+    for (size_t i : {size_t{2}, size_t{4}})
+      if (const Tensor* bias = in(i); bias && bias->numel() != E)
+        fail(node, ErrorCode::kShapeMismatch, inputDesc(node, i) + " has shape " + shapeToString(bias->shape()) +
+                                                  ", expected [" + std::to_string(E) + "]");
     // The expand's geometry; the depthwise's from the node's window attributes
     // (convGeom checks W_dw against them and the group). Kept while the
     // shapes stay (the next run with them allocates nothing).
@@ -384,8 +372,11 @@ class FusedConvDepthwiseKernel final : public Kernel {
                                 w2->data<float>(), b2p, act2_, y.data<float>());
       return;
     }
+    // The two Convs in turn. A constant W is packed for the GEMM the first
+    // time this path runs (where the fused kernel applies it never does).
     const size_t need = size_t(N * E * H * W);
     if (expanded_.size() < need) expanded_.resize(need);
+    if (w1 == &consts_[1] && packed1_.empty()) packed1_ = conv::packConvWeights(ga, w1->data<float>());
     conv::convFloat(ctx.pool(), ga, conv::chooseStrategy(ga), x.data<float>(), w1->data<float>(),
                     w1 == &consts_[1] ? packed1_ : noPacked_, b1p, nullptr, expanded_.data(), act1_);
     conv::convFloat(ctx.pool(), gb, conv::chooseStrategy(gb), expanded_.data(), w2->data<float>(), noPacked_, b2p,

@@ -104,7 +104,8 @@ bool expandDepthwiseSuits(const ConvGeom& ga, const ConvGeom& gb, const Activati
 }
 
 void reserveExpandDepthwiseScratch(ThreadPool& pool) {
-  pool.runOnEachThread([](int64_t, int64_t) { tlsRows.get(size_t(kBufFloats + 16)); });
+  if (std::string(gemm::isa().name) != "avx512") return;  // expandDepthwiseSuits never holds
+  pool.runOnEachThread([](int64_t, int64_t) { tlsRows.get(size_t(kBufFloats)); });
 }
 
 void convExpandDepthwise(ThreadPool& pool, const ConvGeom& ga, const ConvGeom& gb, const float* x, const float* w1,
@@ -126,7 +127,7 @@ void convExpandDepthwise(ThreadPool& pool, const ConvGeom& ga, const ConvGeom& g
   post2.p0 = act2.p0;
   post2.p1 = act2.p1;
   pool.parallelFor(ga.N * bands * groups, [&](int64_t u0, int64_t u1) {
-    float* buf = tlsRows.get(size_t(kBufFloats + 16));
+    float* buf = tlsRows.get(size_t(kBufFloats));  // kGroup * P <= kBufFloats; masked stores stay inside
     for (int64_t u = u0; u < u1; ++u) {
       const int64_t grp = u % groups, band = (u / groups) % bands, n = u / (groups * bands);
       const int64_t oh0 = band * B, oh1 = std::min(OH, oh0 + B);
