@@ -14,35 +14,33 @@ Tensor iota(std::vector<int64_t> shape) {
   std::iota(t.data<float>(), t.data<float>() + t.numel(), 0.f);
   return t;
 }
-}  // namespace
 
-TEST(TensorLarge, TransposeMatchesNaive) {
-  const int64_t A = 4, B = 33, C = 70;
-  Tensor x = iota({A, B, C});
-  Tensor e(DataType::kFloat, {C, A, B});  // perm [2,0,1]
-  for (int64_t a = 0; a < A; ++a)
-    for (int64_t b = 0; b < B; ++b)
-      for (int64_t c = 0; c < C; ++c) e.data<float>()[(c * A + a) * B + b] = x.data<float>()[(a * B + b) * C + c];
+// Transpose of a rank-3 x by `perm` as index loops: y[i0, i1, i2] =
+// x[...] with output axis d taking input axis perm[d]. Runs the op on x
+// and compares.
+void checkTranspose3(const Tensor& x, const std::vector<int64_t>& perm) {
+  const std::vector<int64_t> xs = x.shape();
+  Tensor e(DataType::kFloat, {xs[perm[0]], xs[perm[1]], xs[perm[2]]});
+  const int64_t xStride[3] = {xs[1] * xs[2], xs[2], 1};
+  int64_t i[3];
+  int64_t k = 0;
+  for (i[0] = 0; i[0] < e.dim(0); ++i[0])
+    for (i[1] = 0; i[1] < e.dim(1); ++i[1])
+      for (i[2] = 0; i[2] < e.dim(2); ++i[2])
+        e.data<float>()[k++] = x.data<float>()[i[0] * xStride[perm[0]] + i[1] * xStride[perm[1]] + i[2] * xStride[perm[2]]];
   OpTester t("Transpose", 13);
-  t.attr("perm", std::vector<int64_t>{2, 0, 1}).input("x", x).expect("y", e);
+  t.attr("perm", perm).input("x", x).expect("y", e);
   t.run();
 }
+}  // namespace
+
+TEST(TensorLarge, TransposeMatchesNaive) { checkTranspose3(iota({4, 33, 70}), {2, 0, 1}); }
 
 // The strided copy's two special cases: a swap of the last two dims (16 x 16
 // blocks; sides off the block size, an outer dim), and a permutation that
 // only moves a size-1 axis (one contiguous run, split over the threads).
 TEST(TensorLarge, TransposeLastTwoAndUnitAxes) {
-  {
-    const int64_t A = 3, B = 37, C = 50;
-    Tensor x = iota({A, B, C});
-    Tensor e(DataType::kFloat, {A, C, B});  // perm [0,2,1]
-    for (int64_t a = 0; a < A; ++a)
-      for (int64_t b = 0; b < B; ++b)
-        for (int64_t c = 0; c < C; ++c) e.data<float>()[(a * C + c) * B + b] = x.data<float>()[(a * B + b) * C + c];
-    OpTester t("Transpose", 13);
-    t.attr("perm", std::vector<int64_t>{0, 2, 1}).input("x", x).expect("y", e);
-    t.run();
-  }
+  checkTranspose3(iota({3, 37, 50}), {0, 2, 1});
   {
     Tensor x = iota({1, 300, 200});
     Tensor e = iota({300, 1, 200});  // perm [1,0,2]: the same order in memory
