@@ -19,6 +19,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "graph/passes/pass_util.h"
 #include "graph/passes/passes.h"
 
 namespace oinfer::passes {
@@ -58,13 +59,7 @@ const Tensor* scalarInit(const Graph& g, const Node& n, size_t i) {
 }  // namespace
 
 int fuseConvActivation(Graph& g) {
-  if (!g.shapesInferred) {
-    try {
-      g.inferShapes();
-    } catch (const Error&) {
-      return 0;  // leave the graph as it is; the session reports the error
-    }
-  }
+  if (!util::ensureShapes(g)) return 0;
   std::unordered_map<std::string, std::vector<size_t>> readers;
   for (size_t i = 0; i < g.nodes.size(); ++i)
     for (const auto& in : g.nodes[i].inputs)

@@ -82,13 +82,7 @@ bool isDepthwise(const Graph& g, const Node& n, int64_t channels) {
 }  // namespace
 
 int fuseConvDepthwise(Graph& g) {
-  if (!g.shapesInferred) {
-    try {
-      g.inferShapes();
-    } catch (const Error&) {
-      return 0;
-    }
-  }
+  if (!util::ensureShapes(g)) return 0;
   const GraphIndex idx(g);
   std::vector<bool> drop(g.nodes.size(), false);
   int fused = 0;

@@ -150,6 +150,19 @@ inline void removeNodes(Graph& g, const std::vector<bool>& drop) {
   g.shapesInferred = false;
 }
 
+// Runs shape inference when the graph has not been through it (a pass that
+// reads inferred shapes calls this first). False when it fails: the pass
+// then leaves the graph as it is and the session reports the error.
+inline bool ensureShapes(Graph& g) {
+  if (g.shapesInferred) return true;
+  try {
+    g.inferShapes();
+  } catch (const Error&) {
+    return false;
+  }
+  return true;
+}
+
 inline Attribute intAttr(const std::string& name, int64_t v) {
   Attribute a;
   a.name = name;

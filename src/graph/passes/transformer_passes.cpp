@@ -4,18 +4,13 @@
 // nodes take the place of the last node of their chain, so the order stays
 // topological; the sort runs again anyway because a LayerNorm's residual
 // output may now be produced after one of its readers.
+#include "graph/passes/pass_util.h"
 #include "graph/passes/passes.h"
 
 namespace oinfer::passes {
 
 void optimizeTransformer(Graph& g) {
-  if (!g.shapesInferred) {
-    try {
-      g.inferShapes();
-    } catch (const Error&) {
-      return;
-    }
-  }
+  if (!util::ensureShapes(g)) return;
   int n = eliminateRedundantNodes(g);
   n += fuseGelu(g);
   n += fuseLayerNorm(g);
