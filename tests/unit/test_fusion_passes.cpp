@@ -406,4 +406,28 @@ TEST(FusionPasses, FusedConvDepthwiseShapeErrors) {
               std::string::npos)
         << e.what();
   }
+  // With X's channels symbolic, inference cannot see the mismatch: the kernel
+  // reports it when the run's X arrives.
+  g.initializers["Wd"] = rndT({8, 1, 3, 3}, rng);
+  g.inputs[0].shape = {1, Dim::sym("c"), 28, 28};
+  Session s(g, SessionOptions{});
+  try {
+    s.run({{"x", rndT({1, 3, 28, 28}, rng)}});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("fcd"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("input 1 ('W') has shape [8,4,1,1], expected [E,3,1,1]"), std::string::npos) << msg;
+  }
+  // A bias given at run time is checked against the expanded channels too.
+  g.inputs[0].shape = {1, 4, 28, 28};
+  g.inputs.push_back(ValueInfo{"B", ValueKind::kTensor, DataType::kFloat, true, {Dim::sym("b")}});
+  g.nodes[0].inputs[2] = "B";
+  Session sb(g, SessionOptions{});
+  try {
+    sb.run({{"x", rndT({1, 4, 28, 28}, rng)}, {"B", rndT({5}, rng)}});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("input 2 ('B') has shape [5], expected [8]"), std::string::npos) << e.what();
+  }
 }
