@@ -196,6 +196,7 @@ TEST(ConvStrategy, DepthwiseChannelBlocks) {
   runCase({1, 16, 9, 10}, {16, 1, 3, 3}, asym, true);
   runCase({1, 16, 8, 8}, {16, 1, 3, 3}, {16, 1, 0, 1}, true);  // no padding
   runCase({1, 16, 5, 1}, {16, 1, 3, 1}, {16, 1, 0, 1}, true);  // one column
+  runCase({1, 16, 8, 8}, {16, 1, 7, 7}, {16, 1, 3, 1}, true);  // 7x7: the run-time tap loop
   runCase({1, 24, 7, 7}, {24, 1, 3, 3}, {24, 1, 1, 1}, true);  // 24 channels: the plane kernel
   runCase({1, 16, 16, 16}, {16, 1, 7, 7}, {16, 1, 3, 1}, true);  // 22x22 padded: the plane kernel
   runCase({1, 16, 7, 7}, {32, 1, 3, 3}, {16, 1, 1, 1}, true);  // multiplier 2: the plane kernel

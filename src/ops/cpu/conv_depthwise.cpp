@@ -281,6 +281,88 @@ SmallPlaneLayout smallPlaneLayout(const ConvGeom& g) {
   return {windowSpan(g, 1), windowSpan(g, 2)};
 }
 
+
+// One block's output rows (see depthwiseBlocks512): each output pixel is the
+// taps' aligned loads from the pixel-major block against the taps' weight
+// vectors, then each row is transposed back into the 16 planes.
+struct BlockRows {
+  const float* in;
+  const float* wt;
+  int64_t Wp, OH, OW, sh, sw, dh, dw;
+  __m512 bias;
+  bool clamp;
+  __m512 vlo, vhi;
+  GemmActivation act;
+  __m512 vp0, vp1;
+  float* out;  // one output row, pixel-major (16 x 16)
+  float* yb;   // the block's first plane
+  int64_t gridSize;
+  __mmask16 outMask;
+};
+
+__attribute__((target("avx512f"))) inline void finishRow(const BlockRows& r, int64_t oh) {
+  const __m512 zero = _mm512_setzero_ps();
+  __m512 v[16];
+  for (int64_t ow = 0; ow < 16; ++ow) v[ow] = ow < r.OW ? _mm512_load_ps(r.out + ow * 16) : zero;
+  gemm::transpose16(v);
+  for (int c = 0; c < 16; ++c) _mm512_mask_storeu_ps(r.yb + c * r.gridSize + oh * r.OW, r.outMask, v[c]);
+}
+
+__attribute__((target("avx512f"))) inline __m512 finishPixel(const BlockRows& r, __m512 a) {
+  if (r.clamp) a = _mm512_min_ps(_mm512_max_ps(a, r.vlo), r.vhi);
+  if (r.act != GemmActivation::kNone) a = gemm::actDyn512(r.act, a, r.vp0, r.vp1);
+  return a;
+}
+
+// A fixed window (3x3, 5x5): the taps unrolled with their weight vectors
+// held in registers. The run-time tap loop loaded each weight vector beside
+// each input vector and branched per tap: load-bound at twice the
+// multiply-adds' time.
+template <int KH, int KW>
+__attribute__((target("avx512f"))) void blockRows(const BlockRows& r) {
+  constexpr int T = KH * KW;
+  __m512 wv[T];
+#pragma GCC unroll 25
+  for (int t = 0; t < T; ++t) wv[t] = _mm512_load_ps(r.wt + t * 16);
+  const int64_t rowStep = r.dh * r.Wp * 16, colStep = r.dw * 16, pixStep = r.sw * 16;
+  for (int64_t oh = 0; oh < r.OH; ++oh) {
+    const float* rowBase = r.in + oh * r.sh * r.Wp * 16;
+    for (int64_t ow = 0; ow < r.OW; ++ow) {
+      const float* base = rowBase + ow * pixStep;
+      __m512 a0 = r.bias, a1 = _mm512_setzero_ps();
+#pragma GCC unroll 5
+      for (int kh = 0; kh < KH; ++kh)
+#pragma GCC unroll 5
+        for (int kw = 0; kw < KW; ++kw) {
+          const int t = kh * KW + kw;
+          const __m512 xv = _mm512_load_ps(base + kh * rowStep + kw * colStep);
+          if (t & 1) a1 = _mm512_fmadd_ps(wv[t], xv, a1);
+          else a0 = _mm512_fmadd_ps(wv[t], xv, a0);
+        }
+      _mm512_store_ps(r.out + ow * 16, finishPixel(r, _mm512_add_ps(a0, a1)));
+    }
+    finishRow(r, oh);
+  }
+}
+
+__attribute__((target("avx512f"))) void blockRowsAny(const BlockRows& r, int64_t KH, int64_t KW) {
+  for (int64_t oh = 0; oh < r.OH; ++oh) {
+    for (int64_t ow = 0; ow < r.OW; ++ow) {
+      __m512 a0 = r.bias, a1 = _mm512_setzero_ps();
+      const float* base = r.in + (oh * r.sh * r.Wp + ow * r.sw) * 16;
+      int64_t t = 0;
+      for (int64_t kh = 0; kh < KH; ++kh)
+        for (int64_t kw = 0; kw < KW; ++kw, ++t) {
+          const __m512 xv = _mm512_load_ps(base + (kh * r.dh * r.Wp + kw * r.dw) * 16);
+          if (t & 1) a1 = _mm512_fmadd_ps(_mm512_load_ps(r.wt + t * 16), xv, a1);
+          else a0 = _mm512_fmadd_ps(_mm512_load_ps(r.wt + t * 16), xv, a0);
+        }
+      _mm512_store_ps(r.out + ow * 16, finishPixel(r, _mm512_add_ps(a0, a1)));
+    }
+    finishRow(r, oh);
+  }
+}
+
 }  // namespace
 
 bool depthwiseBlocksFit(const ConvGeom& g) {
@@ -327,28 +409,11 @@ __attribute__((target("avx512f"))) void depthwiseBlocks512(const ConvGeom& g, co
       }
     }
     const __m512 bias = b ? _mm512_loadu_ps(b + m0) : zero;
-    for (int64_t oh = 0; oh < OH; ++oh) {
-      for (int64_t ow = 0; ow < OW; ++ow) {
-        __m512 a0 = bias, a1 = zero;
-        const float* base = in + (oh * sh * Wp + ow * sw) * 16;
-        int64_t t = 0;
-        for (int64_t kh = 0; kh < KH; ++kh)
-          for (int64_t kw = 0; kw < KW; ++kw, ++t) {
-            const __m512 xv = _mm512_load_ps(base + (kh * dh * Wp + kw * dw) * 16);
-            if (t & 1) a1 = _mm512_fmadd_ps(_mm512_load_ps(wt + t * 16), xv, a1);
-            else a0 = _mm512_fmadd_ps(_mm512_load_ps(wt + t * 16), xv, a0);
-          }
-        __m512 r = _mm512_add_ps(a0, a1);
-        if (clamp) r = _mm512_min_ps(_mm512_max_ps(r, vlo), vhi);
-        if (act != GemmActivation::kNone) r = gemm::actDyn512(act, r, vp0, vp1);
-        _mm512_store_ps(out + ow * 16, r);
-      }
-      // The row back into the 16 planes.
-      __m512 v[16];
-      for (int64_t ow = 0; ow < 16; ++ow) v[ow] = ow < OW ? _mm512_load_ps(out + ow * 16) : zero;
-      gemm::transpose16(v);
-      for (int c = 0; c < 16; ++c) _mm512_mask_storeu_ps(yb + c * g.gridSize + oh * OW, outMask, v[c]);
-    }
+    const BlockRows r{in, wt, Wp, OH, OW, sh, sw, dh, dw, bias, clamp, vlo, vhi, act, vp0, vp1, out, yb,
+                      g.gridSize, outMask};
+    if (KH == 3 && KW == 3) blockRows<3, 3>(r);
+    else if (KH == 5 && KW == 5) blockRows<5, 5>(r);
+    else blockRowsAny(r, KH, KW);
   }
 }
 
