@@ -217,6 +217,15 @@ TEST(ConvStrategy, DepthwiseDirect) {
   runCase({1, 6, 10, 11}, {6, 1, 5, 3}, asym, true);
   runCase({1, 2, 112, 112}, {2, 1, 3, 3}, {2, 1, 1, 1}, true);
   runCase({1, 2, 6, 3000}, {2, 1, 3, 3}, {2, 1, 1, 1}, false);
+  // 3x3 stride 1 straight from the input rows: no padding, asymmetric
+  // padding, channel multiplier 2, rows of 1..5 chunks of 16.
+  runCase({1, 4, 9, 40}, {4, 1, 3, 3}, {4, 1, 0, 1}, true);
+  P2 asym3;
+  asym3.group = 4;
+  asym3.pads = {0, 2, 2, 0};
+  runCase({1, 4, 11, 37}, {4, 1, 3, 3}, asym3, true);
+  runCase({1, 8, 9, 21}, {16, 1, 3, 3}, {8, 1, 1, 1}, true);
+  runCase({2, 3, 7, 80}, {3, 1, 3, 3}, {3, 1, 1, 1}, true);
 }
 
 // Every output-row width class of the AVX-512 row kernel: 1..4 chunks of 16
@@ -264,7 +273,8 @@ TEST(ConvStrategy, FusedConvActivationsAndResidual) {
                           {{1, 8, 32, 32}, {12, 8, 3, 3}, {1, 1, 1, 1}},      // shifted, row-aligned
                           {{1, 24, 9, 9}, {20, 24, 1, 1}, {}},                // pointwise in place
                           {{1, 8, 13, 13}, {56, 8, 3, 3}, {1, 2, 1, 1}},      // channel-vector (not Gelu)
-                          {{1, 16, 9, 9}, {16, 1, 3, 3}, {16, 2, 1, 1}}};     // depthwise blocks (not Z, Gelu)
+                          {{1, 16, 9, 9}, {16, 1, 3, 3}, {16, 2, 1, 1}},      // depthwise blocks (not Z, Gelu)
+                          {{1, 4, 7, 35}, {4, 1, 3, 3}, {4, 1, 1, 1}}};       // depthwise 3x3 stride 1, direct
   for (const auto& s : shapes)
     for (const auto& [act, params] : acts)
       for (bool residual : {false, true}) {

@@ -326,6 +326,7 @@ TEST(FusionPasses, ExpandDepthwiseShapesAndActivations) {
   const Case cases[] = {
       {1, 16, 96, 56, 56, 3, 2, "Clip", "Clip", true},  // MobileNetV2's second block, scaled down
       {1, 8, 24, 30, 28, 3, 1, "Clip", "Clip", true},   // not square; output rows in several bands
+      {1, 8, 20, 29, 44, 3, 1, "SiLU", "SiLU", true},   // 3x3 stride 1, second activation not a clamp
       {2, 8, 20, 29, 33, 3, 2, "Relu", "", true},       // batch 2, channels not a multiple of 8, odd sides
       {1, 12, 40, 28, 28, 5, 2, "SiLU", "SiLU", true},  // EfficientNet's 5x5 stride 2
       {1, 12, 40, 31, 28, 5, 1, "HardSwish", "Relu", false},
