@@ -125,6 +125,8 @@ int main(int argc, char** argv) {
       {"pw 1x1 576->96 @14", 576, 96, 14, 1, 1, 0, 0},
       {"pw 1x1 160->960 @7", 160, 960, 7, 1, 1, 0, 0},
       {"pw 1x1 960->160 @7", 960, 160, 7, 1, 1, 0, 0},
+      {"pw 1x1 960->320 @7", 960, 320, 7, 1, 1, 0, 0},
+      {"pw 1x1 320->1280 @7", 320, 1280, 7, 1, 1, 0, 0},
       {"dw 3x3 32 @112", 32, 32, 112, 3, 1, 1, 0},
       {"dw 3x3s2 96 @112", 96, 96, 112, 3, 2, 1, 0},
       {"dw 3x3 144 @56", 144, 144, 56, 3, 1, 1, 0},
@@ -296,7 +298,8 @@ int main(int argc, char** argv) {
   };
   const GemmShape gemms[] = {{"bert qkv 128x768x2304", 128, 2304, 768}, {"bert proj 128x768x768", 128, 768, 768},
                              {"bert ffn1 128x3072x768", 128, 3072, 768}, {"bert ffn2 128x768x3072", 128, 768, 3072},
-                             {"vit ffn1 197x3072x768", 197, 3072, 768}, {"vit ffn2 197x768x3072", 197, 768, 3072}};
+                             {"vit ffn1 197x3072x768", 197, 3072, 768}, {"vit ffn2 197x768x3072", 197, 768, 3072},
+                             {"mbv2 classifier 1x1000x1280", 1, 1000, 1280}};
   std::printf("\n| gemm (M x N x K, B packed) | median ms | best ms | GFLOP/s (median) | GFLOP/s (best) |\n|---|---|---|---|---|\n");
   for (const GemmShape& gs : gemms) {
     if (!filter.empty() && std::string(gs.name).find(filter) == std::string::npos) continue;
