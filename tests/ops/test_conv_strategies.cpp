@@ -274,7 +274,8 @@ TEST(ConvStrategy, FusedConvActivationsAndResidual) {
                           {{1, 24, 9, 9}, {20, 24, 1, 1}, {}},                // pointwise in place
                           {{1, 8, 13, 13}, {56, 8, 3, 3}, {1, 2, 1, 1}},      // channel-vector (not Gelu)
                           {{1, 16, 9, 9}, {16, 1, 3, 3}, {16, 2, 1, 1}},      // depthwise blocks (not Z, Gelu)
-                          {{1, 4, 7, 35}, {4, 1, 3, 3}, {4, 1, 1, 1}}};       // depthwise 3x3 stride 1, direct
+                          {{1, 4, 7, 35}, {4, 1, 3, 3}, {4, 1, 1, 1}},        // depthwise 3x3 stride 1, direct
+                          {{1, 3, 21, 40}, {10, 3, 3, 3}, {1, 2, 1, 1}}};     // pixel-vector stem (not Gelu)
   for (const auto& s : shapes)
     for (const auto& [act, params] : acts)
       for (bool residual : {false, true}) {
@@ -440,6 +441,91 @@ TEST(ConvStrategy, ChannelVecChosen) {
   runCase({1, 8, 14, 14}, {32, 8, 3, 3}, {1, 1, 1, 1}, true, false);  // weights at run time
   runCase({1, 256, 9, 11}, {72, 256, 1, 1}, {}, true);               // 1x1, flat tiles over 99 pixels
   runCase({1, 256, 9, 11}, {72, 256, 1, 1}, {}, true, false);        // the same on the GEMM
+}
+
+// The pixel-vector kernel (output pixels in the AVX-512 lanes, few input
+// channels) called directly: 3x3 / 5x5 / 7x7 stems at strides 1 and 2, row
+// widths of 1..5 vectors (tiles of 3 vectors and a last of 1 or 2), a last
+// block of fewer than 8 channels, asymmetric padding and none, batch 2,
+// bias / residual and the activations in the tile's epilogue.
+TEST(ConvStrategy, PixelVecDirect) {
+  if (std::string(sgemmIsa()) != "avx512") GTEST_SKIP() << "the pixel-vector kernel needs AVX-512";
+  struct Case {
+    std::vector<int64_t> xs, ws;
+    P2 p;
+  };
+  P2 asym;
+  asym.pads = {1, 0, 2, 3};
+  const Case cases[] = {
+      {{1, 3, 40, 70}, {64, 3, 7, 7}, {1, 2, 3, 1}},    // a ResNet stem: 35-wide rows
+      {{2, 3, 37, 101}, {12, 3, 3, 3}, {1, 2, 0, 1}},   // a SqueezeNet stem; blocks of 8 and 4 channels
+      {{1, 3, 30, 40}, {32, 3, 3, 3}, {1, 2, 1, 1}},    // a MobileNetV2 stem: 20-wide rows
+      {{1, 4, 20, 33}, {16, 4, 5, 5}, {1, 1, 2, 1}},    // stride 1
+      {{1, 1, 18, 50}, {8, 1, 3, 3}, asym},             // one channel, asymmetric padding
+      {{1, 2, 17, 160}, {9, 2, 3, 3}, {1, 2, 1, 1}},    // 80-wide rows: tiles of 3 and 2 vectors
+  };
+  const std::vector<std::pair<std::string, std::vector<float>>> acts = {
+      {"", {}}, {"Relu", {}}, {"Clip", {-0.5f, 0.5f}}, {"LeakyRelu", {0.1f}}, {"SiLU", {}}, {"HardSwish", {}}};
+  ThreadPool pool(2);
+  for (const Case& c : cases) {
+    const conv::ConvGeom g = geomOf(c.xs, c.ws, c.p);
+    ASSERT_TRUE(conv::pixvecPreferred(g)) << shapeToString(c.xs) << " * " << shapeToString(c.ws);
+    Tensor x = rnd(c.xs, 31), w = rnd(c.ws, 32), b = rnd({c.ws[0]}, 33);
+    const Tensor plain = direct(x, w, &b, c.p);
+    const Tensor z = rnd(plain.shape(), 34);
+    const std::vector<PackedB> packed = conv::packPixvecWeights(g, w.data<float>());
+    for (const auto& [act, params] : acts)
+      for (bool residual : {false, true}) {
+        SCOPED_TRACE(shapeToString(c.xs) + " * " + shapeToString(c.ws) + " " + act + (residual ? " +Z" : ""));
+        conv::Activation a;
+        a.act = act.empty() ? GemmActivation::kNone
+                : act == "Relu" ? GemmActivation::kRelu
+                : act == "Clip" ? GemmActivation::kClip
+                : act == "LeakyRelu" ? GemmActivation::kLeakyRelu
+                : act == "SiLU" ? GemmActivation::kSiLU
+                                : GemmActivation::kHardSwish;
+        a.p0 = params.empty() ? 0.f : params[0];
+        a.p1 = params.size() < 2 ? 0.f : params[1];
+        std::vector<float> y(plain.numel(), NAN);
+        conv::convPixvec(pool, g, packed, x.data<float>(), b.data<float>(), residual ? z.data<float>() : nullptr,
+                         y.data(), a);
+        for (int64_t i = 0; i < plain.numel(); ++i) {
+          const float want = actRef(act, params, plain.data<float>()[i] + (residual ? z.data<float>()[i] : 0.f));
+          ASSERT_NEAR(y[i], want, 1e-4f + 1e-4f * std::abs(want)) << "element " << i;
+        }
+      }
+  }
+}
+
+// Which shapes a plan gives the pixel-vector kernel, and a Gelu refused.
+TEST(ConvStrategy, PixelVecChosen) {
+  if (std::string(sgemmIsa()) != "avx512") GTEST_SKIP() << "the pixel-vector kernel needs AVX-512";
+  EXPECT_TRUE(conv::pixvecPreferred(geomOf({1, 3, 224, 224}, {64, 3, 7, 7}, {1, 2, 3, 1})));
+  EXPECT_TRUE(conv::pixvecPreferred(geomOf({1, 3, 224, 224}, {32, 3, 3, 3}, {1, 2, 1, 1})));
+  EXPECT_FALSE(conv::pixvecPreferred(geomOf({1, 5, 64, 64}, {32, 5, 3, 3}, {1, 1, 1, 1}))) << "5 input channels";
+  EXPECT_FALSE(conv::pixvecPreferred(geomOf({1, 3, 64, 64}, {4, 3, 3, 3}, {1, 1, 1, 1}))) << "4 output channels";
+  EXPECT_FALSE(conv::pixvecPreferred(geomOf({1, 3, 20, 20}, {32, 3, 3, 3}, {1, 2, 1, 1}))) << "10-wide rows";
+  EXPECT_FALSE(conv::pixvecPreferred(geomOf({1, 3, 64, 64}, {32, 3, 3, 3}, {1, 3, 1, 1}))) << "stride 3";
+  EXPECT_FALSE(conv::pixvecPreferred(geomOf({1, 4, 64, 64}, {32, 2, 3, 3}, {2, 1, 1, 1}))) << "groups";
+  P2 dil;
+  dil.pad = 2;
+  dil.dil = 2;
+  EXPECT_FALSE(conv::pixvecPreferred(geomOf({1, 3, 64, 64}, {32, 3, 3, 3}, dil))) << "dilation";
+  runCase({1, 3, 45, 47}, {24, 3, 3, 3}, {1, 2, 1, 1}, true);
+  runCase({1, 3, 45, 47}, {24, 3, 3, 3}, {1, 2, 1, 1}, true, false);  // weights at run time: the GEMM paths
+  const conv::ConvGeom g = geomOf({1, 3, 40, 40}, {16, 3, 3, 3}, {1, 1, 1, 1});
+  Tensor x = rnd({1, 3, 40, 40}, 41), w = rnd({16, 3, 3, 3}, 42);
+  std::vector<float> y(16 * 40 * 40);
+  conv::Activation gelu;
+  gelu.act = GemmActivation::kGelu;
+  ThreadPool pool(1);
+  try {
+    conv::convPixvec(pool, g, conv::packPixvecWeights(g, w.data<float>()), x.data<float>(), nullptr, nullptr,
+                     y.data(), gelu);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("Gelu is not applied in tiles"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ConvStrategy, FusedConvResidualShapeMismatch) {

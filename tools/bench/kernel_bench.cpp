@@ -109,6 +109,7 @@ int main(int argc, char** argv) {
       {"sq expand3x3 48->192 @13", 48, 192, 13, 3, 1, 1, 0},
       {"sq expand3x3 64->256 @13", 64, 256, 13, 3, 1, 1, 0},
       {"sq conv0 3x3s2 3->64 @224", 3, 64, 224, 3, 2, 0, 0},
+      {"mb stem 3x3s2 3->32 @224", 3, 32, 224, 3, 2, 1, 0},
       {"sq squeeze 1x1 128->16 @55", 128, 16, 55, 1, 1, 0, 0},
       {"sq classifier 1x1 512->1000 @13", 512, 1000, 13, 1, 1, 0, 0},
       {"pw 1x1 96->24 @56", 96, 24, 56, 1, 1, 0, 0},
@@ -171,6 +172,9 @@ int main(int argc, char** argv) {
     if (winograd && st == conv::Strategy::kIm2col && conv::winogradSuits(g)) {
       st = conv::Strategy::kWinograd;
       wino = conv::packWinogradWeights(g, w.data());
+    } else if (st == conv::Strategy::kIm2col && conv::pixvecPreferred(g)) {
+      st = conv::Strategy::kPixelVec;  // as a plan takes it
+      wino = conv::packPixvecWeights(g, w.data());
     } else {
       packed = conv::packConvWeights(g, w.data());
     }
@@ -195,6 +199,8 @@ int main(int argc, char** argv) {
           conv::convCvec(pool, g, cv, x.data(), b.data(), nullptr, yc.data(), act);
         else if (st == conv::Strategy::kWinograd)
           conv::convWinograd(pool, g, x.data(), wino, b.data(), nullptr, y.data(), act);
+        else if (st == conv::Strategy::kPixelVec)
+          conv::convPixvec(pool, g, wino, x.data(), b.data(), nullptr, y.data(), act);
         else
           conv::convFloat(pool, g, st, x.data(), w.data(), packed, b.data(), nullptr, y.data(), act);
         const auto t1 = std::chrono::steady_clock::now();
@@ -218,7 +224,7 @@ int main(int argc, char** argv) {
     totalBest += ms.front() * sh.count;
     totalFlop += flop * sh.count;
     std::printf("| %s%s | %.3f | %.3f | %.1f | %lld | %.2f |%s\n", sh.name,
-                st == conv::Strategy::kWinograd ? " (winograd)" : "", med, ms.front(), flop / med * 1e-6,
+                st == conv::Strategy::kWinograd ? " (winograd)" : st == conv::Strategy::kPixelVec ? " (pixvec)" : "", med, ms.front(), flop / med * 1e-6,
                 (long long)sh.count, med * sh.count, extra.c_str());
   }
   std::printf("| total | %.2f | %.2f | %.1f | | |\n", totalMs, totalBest, totalFlop / totalMs * 1e-6);

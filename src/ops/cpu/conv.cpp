@@ -222,6 +222,10 @@ class ConvKernel final : public Kernel {
       if (geom_ && strategy_ == Strategy::kIm2col && w_.shape() == wShape_ && conv::winogradSuits(*geom_)) {
         strategy_ = Strategy::kWinograd;
         packedB_ = conv::packWinogradWeights(*geom_, w_.data<float>());
+      } else if (geom_ && strategy_ == Strategy::kIm2col && w_.shape() == wShape_ && conv::pixvecPreferred(*geom_) &&
+                 act_.act != GemmActivation::kGelu) {  // Gelu has no in-tile form
+        strategy_ = Strategy::kPixelVec;
+        packedB_ = conv::packPixvecWeights(*geom_, w_.data<float>());
       } else if (geom_ && (strategy_ == Strategy::kIm2col || strategy_ == Strategy::kPointwise) &&
                  w_.shape() == wShape_ && conv::cvecPreferred(*geom_) &&
                  act_.act != GemmActivation::kGelu) {  // Gelu has no in-tile form
@@ -266,6 +270,11 @@ class ConvKernel final : public Kernel {
       if (st == Strategy::kWinograd) {
         conv::convWinograd(ctx.pool(), g, x.data<float>(), packedB_, b ? b->data<float>() : nullptr,
                            z ? z->data<float>() : nullptr, y.data<float>(), act_);
+        return;
+      }
+      if (st == Strategy::kPixelVec) {
+        conv::convPixvec(ctx.pool(), g, packedB_, x.data<float>(), b ? b->data<float>() : nullptr,
+                         z ? z->data<float>() : nullptr, y.data<float>(), act_);
         return;
       }
       if (st == Strategy::kChannelVec) {

@@ -12,7 +12,7 @@
 
 namespace oinfer::conv {
 
-enum class Strategy { kPointwise, kDepthwise, kIm2col, kWinograd, kChannelVec };
+enum class Strategy { kPointwise, kDepthwise, kIm2col, kWinograd, kChannelVec, kPixelVec };
 
 Strategy chooseStrategy(const ConvGeom& g);
 
@@ -77,6 +77,17 @@ std::vector<PackedB> packCvecWeights(const ConvGeom& g, const float* w);
 void reserveCvecScratch(ThreadPool& pool, const ConvGeom& g);
 void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
               const float* b, const float* z, float* y, const Activation& act);
+
+// Output pixels in the vector lanes over few input channels (conv_pixvec.cpp,
+// AVX-512): the image stems (<= 4 input channels, one group, stride 1 or 2
+// both ways, no dilation); tiles of 8 output channels x 48 pixels of a row,
+// the input from a zero-padded copy split into column phases. Weights packed
+// by packPixvecWeights ([block of 8 channels][C * taps][8]). Chosen wherever
+// pixvecPreferred holds and the weights are constant.
+bool pixvecPreferred(const ConvGeom& g);
+std::vector<PackedB> packPixvecWeights(const ConvGeom& g, const float* w);
+void convPixvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
+                const float* b, const float* z, float* y, const Activation& act);
 
 // The AVX-512 depthwise kernels (conv_depthwise.cpp; callers check the CPU):
 // one output row from row pointers (null: a padding row); whole planes

@@ -1,0 +1,233 @@
+// Float32 2-d Conv over few input channels with output pixels in the vector
+// lanes (AVX-512): the image stems (3 input channels; 3x3 or 7x7, stride 2).
+//
+// With C = 3 the GEMM's K (C * taps: 27 for a 3x3) is too short to amortise
+// anything per tile: the channel-vector kernel's transposing epilogue (two
+// 16x16 register transposes and 32 partial-row stores per 12 pixels) cost
+// about as much as its 27 steps of multiply-adds, and the shifted-input
+// GEMM's packing as much again. Here a tile is 8 output channels times up to
+// 48 consecutive output pixels of one row (3 x 8 = 24 accumulators): per tap
+// (input channel, kh, kw) it loads the 48 input values the pixels read under
+// that tap (3 aligned-or-not 16-lane loads) and broadcasts the 8 channels'
+// weights, 24 multiply-adds; the finished vectors are stored straight into
+// the output rows of Y (the last one masked). The input is first copied
+// zero-padded and split into its s column phases (stride s), so that under
+// tap kw the 16 pixels ow..ow+15 read one contiguous run of phase kw % s at
+// column ow + kw / s. Weights are packed per plan as [block of 8 channels]
+// [tap][8].
+#include <algorithm>
+#include <cstring>
+
+#include "ops/cpu/conv_fast.h"
+#include "ops/cpu/gemm/act512.h"
+#include "ops/cpu/gemm/gemm_internal.h"
+#include "ops/cpu/scratch.h"
+
+namespace oinfer::conv {
+
+namespace {
+
+constexpr int kChans = 8;             // output channels per tile
+constexpr int kVecs = 3;              // 16-pixel vectors per tile
+constexpr int64_t kMaxSteps = 256;    // C * taps: the stems have 27 and 147
+constexpr int64_t kMaxChannels = 4;
+constexpr int64_t kMaxRowCols = 2048;  // phase columns (Wq) the row copy's stack buffer holds
+
+thread_local cpu::AlignedScratch<float> tlsPhases;  // the caller's (workers fill it)
+
+// The phase copy's layout: for input channel c, padded row r and column
+// phase q, row (c * Hp + r) * s + q of Wq floats; column j holds padded
+// column j * s + q. Wq covers every whole vector a tile loads.
+struct PhaseLayout {
+  int64_t Hp, Wq;
+};
+
+PhaseLayout phaseLayout(const ConvGeom& g) {
+  const int64_t s = g.s[2];
+  const int64_t vecCols = (g.grid[2] + 15) / 16 * 16;  // loads run to a whole vector past the row
+  return {windowSpan(g, 1), vecCols + (g.k[2] - 1) / s + 1};
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+// One input row into its s phase rows of Wq floats (phase q, column j =
+// padded column j * s + q; zeros outside the row).
+__attribute__((target("avx512f"))) void copyRow(const float* src, int64_t W, int64_t padL, int64_t s, int64_t Wq,
+                                                float* dst) {
+  if (s == 1) {
+    const int64_t lo = std::min(Wq, padL), hi = std::clamp<int64_t>(padL + W, lo, Wq);
+    std::memset(dst, 0, size_t(lo) * sizeof(float));
+    std::memcpy(dst + lo, src + (lo - padL), size_t(hi - lo) * sizeof(float));
+    std::memset(dst + hi, 0, size_t(Wq - hi) * sizeof(float));
+    return;
+  }
+  // Stride 2: the padded row first (2 * Wq columns), then de-interleaved 16
+  // pairs at a time.
+  alignas(64) float row[2 * kMaxRowCols + 32];
+  const int64_t len = 2 * Wq, lo = std::min(len, padL), hi = std::clamp<int64_t>(padL + W, lo, len);
+  std::memset(row, 0, size_t(lo) * sizeof(float));
+  std::memcpy(row + lo, src + (lo - padL), size_t(hi - lo) * sizeof(float));
+  std::memset(row + hi, 0, size_t(len + 32 - hi) * sizeof(float));
+  const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+  const __m512i odd = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+  for (int64_t j = 0; j < Wq; j += 16) {
+    const __m512 a = _mm512_load_ps(row + 2 * j), c = _mm512_load_ps(row + 2 * j + 16);
+    const __mmask16 m = gemm::firstLanes(Wq - j);
+    _mm512_mask_storeu_ps(dst + j, m, _mm512_permutex2var_ps(a, even, c));
+    _mm512_mask_storeu_ps(dst + Wq + j, m, _mm512_permutex2var_ps(a, odd, c));
+  }
+}
+
+struct TileArgs {
+  const float* in;       // the phase copy at this output row's first padded row
+  const int64_t* taps;   // per step: offset of its phase row (+ column shift) from `in`
+  int64_t steps;
+  const float* w;        // the channel block's packed weights, steps x 8
+  const float* bias;     // the block's first channel, or null
+  const float* z;        // residual at (block's first channel, this row, p0), or null
+  float* y;              // output at (block's first channel, this row, p0)
+  int64_t ldy;           // plane stride of y and z
+  int chans;             // live channels in the block
+  __mmask16 last;        // live lanes of the last vector
+  ClampSplit cs;
+  float p0, p1;
+};
+
+template <int NV>
+__attribute__((target("avx512f"))) void pixTile(const TileArgs& a, int64_t col) {
+  __m512 acc[kChans][NV];
+#pragma GCC unroll 8
+  for (int m = 0; m < kChans; ++m) {
+    const __m512 b = _mm512_set1_ps(a.bias && m < a.chans ? a.bias[m] : 0.f);
+#pragma GCC unroll 3
+    for (int v = 0; v < NV; ++v) acc[m][v] = b;
+  }
+  const float* w = a.w;
+  for (int64_t k = 0; k < a.steps; ++k, w += kChans) {
+    const float* src = a.in + a.taps[k] + col;
+    __m512 xv[NV];
+#pragma GCC unroll 3
+    for (int v = 0; v < NV; ++v) xv[v] = _mm512_loadu_ps(src + 16 * v);
+#pragma GCC unroll 8
+    for (int m = 0; m < kChans; ++m) {
+      const __m512 wv = _mm512_set1_ps(w[m]);
+#pragma GCC unroll 3
+      for (int v = 0; v < NV; ++v) acc[m][v] = _mm512_fmadd_ps(wv, xv[v], acc[m][v]);
+    }
+  }
+  const __m512 lo = _mm512_set1_ps(a.cs.lo), hi = _mm512_set1_ps(a.cs.hi);
+  const __m512 q0 = _mm512_set1_ps(a.p0), q1 = _mm512_set1_ps(a.p1);
+  for (int m = 0; m < a.chans; ++m) {
+    float* yr = a.y + m * a.ldy;
+    const float* zr = a.z ? a.z + m * a.ldy : nullptr;
+#pragma GCC unroll 3
+    for (int v = 0; v < NV; ++v) {
+      const __mmask16 mk = v + 1 == NV ? a.last : __mmask16(0xFFFF);
+      __m512 r = acc[m][v];
+      if (zr) r = _mm512_add_ps(r, _mm512_maskz_loadu_ps(mk, zr + 16 * v));
+      if (a.cs.clamp) r = _mm512_min_ps(_mm512_max_ps(r, lo), hi);
+      if (a.cs.rest != GemmActivation::kNone) r = gemm::actDyn512(a.cs.rest, r, q0, q1);
+      _mm512_mask_storeu_ps(yr + 16 * v, mk, r);
+    }
+  }
+}
+#endif
+
+}  // namespace
+
+bool pixvecPreferred(const ConvGeom& g) {
+  if (std::string(gemm::isa().name) != "avx512") return false;
+  if (g.k[0] != 1 || g.grid[0] != 1 || g.img[0] != 1 || g.G != 1) return false;
+  if (g.s[1] != g.s[2] || (g.s[2] != 1 && g.s[2] != 2) || g.dil[1] != 1 || g.dil[2] != 1) return false;
+  if (g.Cg > kMaxChannels || g.Cg * g.K > kMaxSteps || g.Mg < kChans) return false;
+  return g.grid[2] >= 16 && phaseLayout(g).Wq <= kMaxRowCols;  // a whole vector per row; the row buffer
+}
+
+std::vector<PackedB> packPixvecWeights(const ConvGeom& g, const float* w) {
+  const int64_t CK = g.Cg * g.K, blocks = (g.M + kChans - 1) / kChans;
+  PackedB p;
+  p.K = CK;
+  p.N = g.M;
+  p.nr = kChans;
+  p.kc = int(CK);
+  p.data = cpu::allocFloats(size_t(blocks * CK * kChans));
+  for (int64_t mb = 0; mb < blocks; ++mb)
+    for (int64_t k = 0; k < CK; ++k)
+      for (int j = 0; j < kChans; ++j) {
+        const int64_t m = mb * kChans + j;
+        p.data[size_t((mb * CK + k) * kChans + j)] = m < g.M ? w[m * CK + k] : 0.f;
+      }
+  std::vector<PackedB> out;
+  out.push_back(std::move(p));
+  return out;
+}
+
+void convPixvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
+                const float* b, const float* z, float* y, const Activation& act) {
+#if defined(__x86_64__) || defined(__i386__)
+  const int64_t s = g.s[2], H = g.img[1], W = g.img[2], OH = g.grid[1], OW = g.grid[2];
+  const int64_t KH = g.k[1], KW = g.k[2], C = g.C, padT = g.padBegin[1], padL = g.padBegin[2];
+  const int64_t CK = C * g.K, blocks = (g.M + kChans - 1) / kChans;
+  const PhaseLayout L = phaseLayout(g);
+  const int64_t Hp = L.Hp, Wq = L.Wq;
+  const ClampSplit cs = splitClamp(act);
+  if (cs.rest == GemmActivation::kGelu) throw Error(ErrorCode::kInternal, "convPixvec: Gelu is not applied in tiles");
+  float* phases = tlsPhases.get(size_t(C * Hp * s * Wq));
+  int64_t taps[kMaxSteps];
+  for (int64_t c = 0, k = 0; c < C; ++c)
+    for (int64_t kh = 0; kh < KH; ++kh)
+      for (int64_t kw = 0; kw < KW; ++kw, ++k) taps[k] = ((c * Hp + kh) * s + kw % s) * Wq + kw / s;
+  const float* wp = packed[0].data.get();
+  const int64_t rowStep = s * s * Wq;  // one output row down: s padded rows of s phases
+  const int64_t vecs = (OW + 15) / 16;
+  const __mmask16 lastMask = gemm::firstLanes(OW - (vecs - 1) * 16);
+
+  for (int64_t n = 0; n < g.N; ++n) {
+    const float* xn = x + n * C * g.imgSize;
+    // The phase copy: padded row r of channel c, split by column parity.
+    pool.parallelFor(C * Hp, [&](int64_t r0, int64_t r1) {
+      for (int64_t cr = r0; cr < r1; ++cr) {
+        const int64_t c = cr / Hp, r = cr % Hp, ih = r - padT;
+        float* dst = phases + cr * s * Wq;
+        if (ih < 0 || ih >= H) {
+          std::memset(dst, 0, size_t(s * Wq) * sizeof(float));
+          continue;
+        }
+        copyRow(xn + c * g.imgSize + ih * W, W, padL, s, Wq, dst);
+      }
+    }, std::max<int64_t>(1, 4096 / (s * Wq)));
+    // Units: one output row, every channel block (its input rows stay in L1).
+    pool.parallelFor(OH, [&](int64_t o0, int64_t o1) {
+      TileArgs a;
+      a.taps = taps;
+      a.steps = CK;
+      a.ldy = g.gridSize;
+      a.cs = cs;
+      a.p0 = act.p0;
+      a.p1 = act.p1;
+      for (int64_t oh = o0; oh < o1; ++oh) {
+        a.in = phases + oh * rowStep;
+        for (int64_t mb = 0; mb < blocks; ++mb) {
+          const int64_t m0 = mb * kChans;
+          a.w = wp + mb * CK * kChans;
+          a.bias = b ? b + m0 : nullptr;
+          a.chans = int(std::min<int64_t>(kChans, g.M - m0));
+          const int64_t base = (n * g.M + m0) * g.gridSize + oh * OW;
+          for (int64_t v0 = 0; v0 < vecs; v0 += kVecs) {
+            const int64_t nv = std::min<int64_t>(kVecs, vecs - v0);
+            a.y = y + base + v0 * 16;
+            a.z = z ? z + base + v0 * 16 : nullptr;
+            a.last = v0 + nv == vecs ? lastMask : __mmask16(0xFFFF);
+            if (nv == 3) pixTile<3>(a, v0 * 16);
+            else if (nv == 2) pixTile<2>(a, v0 * 16);
+            else pixTile<1>(a, v0 * 16);
+          }
+        }
+      }
+    }, 1);
+  }
+#else
+  (void)pool, (void)g, (void)packed, (void)x, (void)b, (void)z, (void)y, (void)act;
+#endif
+}
+
+}  // namespace oinfer::conv
