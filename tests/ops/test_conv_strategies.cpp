@@ -434,6 +434,8 @@ TEST(ConvStrategy, ChannelVecChosen) {
   EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 256, 28, 28}, {64, 256, 1, 1}, {}))) << "1x1 on a large plane";
   EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 512, 14, 14}, {512, 512, 1, 1}, {1, 2, 0, 1}))) << "1x1 strided";
   EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 512, 7, 7}, {512, 512, 1, 1}, {})));  // long K, small plane
+  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 160, 7, 7}, {960, 160, 1, 1}, {})));  // 7x7: a shorter K
+  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 160, 14, 14}, {960, 160, 1, 1}, {}))) << "14x14 with a short K";
   EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 8, 14, 14}, {16, 8, 3, 3}, {1, 1, 1, 1}))) << "16 outputs";
   runCase({1, 8, 14, 14}, {32, 8, 3, 3}, {1, 1, 1, 1}, true);
   runCase({2, 16, 20, 22}, {72, 16, 3, 3}, {1, 2, 1, 1}, false);  // 3 panels, the last of 8 channels
