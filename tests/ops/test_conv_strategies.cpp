@@ -329,8 +329,8 @@ conv::ConvGeom geomOf(const std::vector<int64_t>& xs, const std::vector<int64_t>
 }
 
 // The channel-vector kernel (output channels in the AVX-512 lanes) called
-// directly, so every shape runs it whatever a plan would pick: tiles of 1..12
-// pixels (row widths 13, 7, 29), a last panel of fewer than 32 channels,
+// directly, so every shape runs it whatever a plan would pick: tiles of 1..14
+// pixels (row widths 13, 7, 29, 14, 28), a last panel of fewer than 32 channels,
 // strides 1 and 2, dilation, asymmetric padding and none, groups, batch 2,
 // 1x1 read in place (flat and strided), K past 256, bias / residual and
 // the activations applied in the tile's epilogue. The shifted GEMM runs the
@@ -358,6 +358,8 @@ TEST(ConvStrategy, ChannelVecDirect) {
       {{1, 4, 80, 80}, {256, 4, 3, 3}, {1, 1, 1, 1}},  // 8 panels; the shifted GEMM's row-aligned panels
       {{1, 100, 14, 14}, {64, 100, 3, 3}, {1, 1, 1, 1}},  // K blocked: 900 steps in 8 blocks, 4 tiles a unit
       {{1, 300, 14, 14}, {56, 300, 1, 1}, {}},             // K blocked 1x1: 3 blocks, a last panel of 24
+      {{1, 16, 9, 14}, {32, 16, 3, 3}, {1, 1, 1, 1}},      // 14-wide rows: one tile of 14
+      {{1, 8, 6, 56}, {32, 8, 3, 3}, {1, 2, 1, 1}},        // 28-wide rows, stride 2: two tiles of 14
   };
   const std::vector<std::pair<std::string, std::vector<float>>> acts = {
       {"", {}}, {"Relu", {}}, {"Clip", {-0.5f, 0.5f}}, {"LeakyRelu", {0.1f}}, {"SiLU", {}}, {"HardSwish", {}}};

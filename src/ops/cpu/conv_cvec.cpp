@@ -4,7 +4,7 @@
 // one channel's plane), so a plane whose rows are not a multiple of the
 // lane count wastes lanes: a 7-wide row fills 7 of 16, and ResNet-50's
 // 7x7 and 14x14 layers ran at 77-87% lane use before anything else. Here
-// a tile is R <= 12 consecutive output pixels of one output row times 32
+// a tile is R <= 14 consecutive output pixels of one output row times 32
 // output channels: per step k = (input channel, kh, kw), the kernel
 // broadcasts the R input values the tile's pixels read under that tap
 // (in[base + taps[k] + r * stride]: a zero-padded copy of the input, or
@@ -12,7 +12,7 @@
 // weights (packed once per plan as CK x 32 per panel of 32 channels). Any
 // row width splits into tiles with no padding, and the output channels of
 // real networks are multiples of 32 or close. No im2col, no packed input:
-// the 24 accumulators hold a whole tile (parked between blocks of K when a
+// the 28 accumulators hold a whole tile (parked between blocks of K when a
 // unit runs several tiles, see kBlockSteps), whose epilogue transposes it
 // (pixel rows -> channel rows), adds the bias and the residual, applies the
 // activation and stores runs of R pixels into each channel's plane of Y.
@@ -31,7 +31,13 @@ namespace oinfer::conv {
 namespace {
 
 constexpr int kLanes = 32;   // output channels per panel: two zmm
-constexpr int kMaxPix = 12;  // output pixels per tile: 24 accumulators
+// Output pixels per tile: 28 accumulators (31 of the 32 zmm with the two
+// weight vectors and a broadcast). 12 split 13- and 14-wide rows into two
+// tiles of 6-7 pixels, whose per-step loads and epilogue were amortised over
+// half as many multiply-adds; kernel bench (2 threads, best of 100, 12 ->
+// 14): SqueezeNet's 3x3 48->192 @13 0.13 -> 0.10 ms, 64->256 @13 0.21 ->
+// 0.17-0.20; ResNet-50's and MobileNetV2's shapes within noise.
+constexpr int kMaxPix = 14;
 
 thread_local cpu::AlignedScratch<float> tlsPadded;  // the caller's (workers fill it)
 thread_local cpu::AlignedScratch<int64_t> tlsTaps;
@@ -95,10 +101,10 @@ __attribute__((target("avx512f"))) void cvecTile(int64_t CK, const float* in, co
                                                   const TileOut& o) {
   __m512 c0[R], c1[R];
   if (o.firstBlock) {
-#pragma GCC unroll 12
+#pragma GCC unroll 14
     for (int r = 0; r < R; ++r) c0[r] = c1[r] = _mm512_setzero_ps();
   } else {
-#pragma GCC unroll 12
+#pragma GCC unroll 14
     for (int r = 0; r < R; ++r) {
       c0[r] = _mm512_load_ps(o.part + r * kLanes);
       c1[r] = _mm512_load_ps(o.part + r * kLanes + 16);
@@ -113,7 +119,7 @@ __attribute__((target("avx512f"))) void cvecTile(int64_t CK, const float* in, co
     _mm_prefetch(q + (R - 1) * S * sizeof(float), _MM_HINT_T0);
     const float* a = in + taps[k];
     const __m512 w0 = _mm512_loadu_ps(w), w1 = _mm512_loadu_ps(w + 16);
-#pragma GCC unroll 12
+#pragma GCC unroll 14
     for (int r = 0; r < R; ++r) {
       const __m512 av = _mm512_set1_ps(a[r * S]);
       c0[r] = _mm512_fmadd_ps(av, w0, c0[r]);
@@ -122,7 +128,7 @@ __attribute__((target("avx512f"))) void cvecTile(int64_t CK, const float* in, co
     w += kLanes;
   }
   if (!o.lastBlock) {
-#pragma GCC unroll 12
+#pragma GCC unroll 14
     for (int r = 0; r < R; ++r) {
       _mm512_store_ps(o.part + r * kLanes, c0[r]);
       _mm512_store_ps(o.part + r * kLanes + 16, c1[r]);

@@ -64,7 +64,7 @@ void convPointwiseDirect(ThreadPool& pool, const ConvGeom& g, const std::vector<
 
 // Output channels in the vector lanes (conv_cvec.cpp, AVX-512): for 2-d
 // convs with a horizontal stride of 1 or 2 and enough output channels per
-// group; tiles of up to 12 output pixels of a row times 32 channels, the
+// group; tiles of up to 14 output pixels of a row times 32 channels, the
 // input read in place (or from a zero-padded copy). Weights packed by
 // packCvecWeights (per group: ceil(Mg / 32) panels of Cg*K x 32).
 bool cvecSuits(const ConvGeom& g);

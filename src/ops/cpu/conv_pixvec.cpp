@@ -3,7 +3,7 @@
 //
 // With C = 3 the GEMM's K (C * taps: 27 for a 3x3) is too short to amortise
 // anything per tile: the channel-vector kernel's transposing epilogue (two
-// 16x16 register transposes and 32 partial-row stores per 12 pixels) cost
+// 16x16 register transposes and 32 partial-row stores per tile of pixels) cost
 // about as much as its 27 steps of multiply-adds, and the shifted-input
 // GEMM's packing as much again. Here a tile is 8 output channels times up to
 // 48 consecutive output pixels of one row (3 x 8 = 24 accumulators): per tap
