@@ -12,14 +12,15 @@ namespace {
 
 std::string listToString(const std::vector<int64_t>& v) { return shapeToString(v); }
 
-std::vector<int64_t> intsOfLength(const Node& node, const char* name, size_t n, int64_t def) {
+std::vector<int64_t> intsOfLength(const Node& node, const std::string& name, size_t n, int64_t def) {
   std::vector<int64_t> v = node.attrInts(name, {});
   if (v.empty()) return std::vector<int64_t>(n, def);
   if (v.size() != n)
-    nodeFail(node, std::string("attribute '") + name + "' " + listToString(v) + " has " + std::to_string(v.size()) +
+    nodeFail(node, "attribute '" + name + "' " + listToString(v) + " has " + std::to_string(v.size()) +
                        " values, expected " + std::to_string(n) +
-                       (std::string(name) == "pads" ? " (begin and end per spatial dim)"
-                                                                  : " (one per spatial dim)"));
+                       (name.size() >= 4 && name.compare(name.size() - 4, 4, "pads") == 0
+                            ? " (begin and end per spatial dim)"
+                            : " (one per spatial dim)"));
   return v;
 }
 
@@ -27,34 +28,35 @@ int64_t ceilDiv(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a)
 
 }  // namespace
 
-WindowAttrs parseWindowAttrs(const Node& node, size_t nd, bool requireKernel) {
+WindowAttrs parseWindowAttrs(const Node& node, size_t nd, bool requireKernel, const std::string& prefix) {
   WindowAttrs a;
-  if (node.hasAttr("kernel_shape")) {
-    a.kernel = node.attrInts("kernel_shape");
+  const std::string kn = prefix + "kernel_shape";
+  if (node.hasAttr(kn)) {
+    a.kernel = node.attrInts(kn);
     if (a.kernel.size() != nd)
-      nodeFail(node, "attribute 'kernel_shape' " + listToString(a.kernel) + " has " + std::to_string(a.kernel.size()) +
+      nodeFail(node, "attribute '" + kn + "' " + listToString(a.kernel) + " has " + std::to_string(a.kernel.size()) +
                          " values, expected " + std::to_string(nd) + " (one per spatial dim)");
     for (int64_t k : a.kernel)
-      if (k <= 0) nodeFail(node, "attribute 'kernel_shape' " + listToString(a.kernel) + " must be positive");
+      if (k <= 0) nodeFail(node, "attribute '" + kn + "' " + listToString(a.kernel) + " must be positive");
   } else if (requireKernel) {
-    nodeFail(node, "attribute 'kernel_shape' is required");
+    nodeFail(node, "attribute '" + kn + "' is required");
   }
-  a.strides = intsOfLength(node, "strides", nd, 1);
-  a.dilations = intsOfLength(node, "dilations", nd, 1);
-  a.pads = intsOfLength(node, "pads", 2 * nd, 0);
+  a.strides = intsOfLength(node, prefix + "strides", nd, 1);
+  a.dilations = intsOfLength(node, prefix + "dilations", nd, 1);
+  a.pads = intsOfLength(node, prefix + "pads", 2 * nd, 0);
   for (int64_t s : a.strides)
-    if (s <= 0) nodeFail(node, "attribute 'strides' " + listToString(a.strides) + " must be positive");
+    if (s <= 0) nodeFail(node, "attribute '" + prefix + "strides' " + listToString(a.strides) + " must be positive");
   for (int64_t d : a.dilations)
-    if (d <= 0) nodeFail(node, "attribute 'dilations' " + listToString(a.dilations) + " must be positive");
+    if (d <= 0) nodeFail(node, "attribute '" + prefix + "dilations' " + listToString(a.dilations) + " must be positive");
   for (int64_t p : a.pads)
-    if (p < 0) nodeFail(node, "attribute 'pads' " + listToString(a.pads) + " must not be negative");
-  const std::string ap = node.attrString("auto_pad", "NOTSET");
+    if (p < 0) nodeFail(node, "attribute '" + prefix + "pads' " + listToString(a.pads) + " must not be negative");
+  const std::string ap = node.attrString(prefix + "auto_pad", "NOTSET");
   if (ap == "NOTSET" || ap.empty()) a.autoPad = AutoPad::kNotSet;
   else if (ap == "SAME_UPPER") a.autoPad = AutoPad::kSameUpper;
   else if (ap == "SAME_LOWER") a.autoPad = AutoPad::kSameLower;
   else if (ap == "VALID") a.autoPad = AutoPad::kValid;
-  else nodeFail(node, "attribute 'auto_pad' has unknown value '" + ap + "'");
-  a.ceilMode = node.attrInt("ceil_mode", 0) != 0;
+  else nodeFail(node, "attribute '" + prefix + "auto_pad' has unknown value '" + ap + "'");
+  a.ceilMode = node.attrInt(prefix + "ceil_mode", 0) != 0;
   return a;
 }
 
@@ -266,6 +268,25 @@ void inferFusedConvDepthwise(InferContext& ctx) {
   Shape out{x[0], e};
   Shape spatial(x.begin() + 2, x.end());
   for (const Dim& d : windowOutputDims(ctx, a, spatial, kernel)) out.push_back(d);
+  ctx.setOutput(0, ctx.inputType(0), out);
+}
+
+// ai.oinfer FusedConvMaxPool (fuse_conv_maxpool.cpp): a 2-d Conv (its
+// attributes on the node) whose output only a MaxPool reads (pool_kernel_shape,
+// pool_strides, pool_pads, pool_dilations, pool_auto_pad, pool_ceil_mode);
+// the output is the MaxPool's over the Conv's.
+void inferFusedConvMaxPool(InferContext& ctx) {
+  const Shape& x = ctx.inputShape(0);
+  if (x.size() != 4) ctx.fail(inputName(ctx, 0) + " has shape " + shapeToString(x) + ", expected rank 4 (N, C, H, W)");
+  const WindowAttrs a = parseWindowAttrs(ctx.node(), 2, false);
+  const int64_t group = ctx.node().attrInt("group", 1);
+  const std::vector<int64_t> kernel = checkConvInputs(ctx, a, false, group);
+  const Shape& w = ctx.inputShape(1);
+  Shape conv(x.begin() + 2, x.end());
+  conv = windowOutputDims(ctx, a, conv, kernel);
+  const WindowAttrs p = parseWindowAttrs(ctx.node(), 2, true, "pool_");
+  Shape out{x[0], w[0]};
+  for (const Dim& d : windowOutputDims(ctx, p, conv, p.kernel)) out.push_back(d);
   ctx.setOutput(0, ctx.inputType(0), out);
 }
 

@@ -27,8 +27,9 @@ struct WindowAttrs {
 };
 
 // Parses and validates the window attributes; an Error naming the node when a
-// list has the wrong length or a value is out of range.
-WindowAttrs parseWindowAttrs(const Node& node, size_t nd, bool requireKernel);
+// list has the wrong length or a value is out of range. `prefix` names a
+// fused node's second window (FusedConvMaxPool's pool_kernel_shape, ...).
+WindowAttrs parseWindowAttrs(const Node& node, size_t nd, bool requireKernel, const std::string& prefix = "");
 
 // One spatial dim of a forward window op (Conv, pools): the output size for
 // input size `in` and kernel `k`, with the pads actually applied (resolved
@@ -53,5 +54,6 @@ Shape windowOutputDims(InferContext& ctx, const WindowAttrs& a, const Shape& spa
 void inferConv(InferContext& ctx);
 void inferConvTranspose(InferContext& ctx);
 void inferFusedConvDepthwise(InferContext& ctx);  // ai.oinfer (fuse_conv_depthwise pass)
+void inferFusedConvMaxPool(InferContext& ctx);    // ai.oinfer (fuse_conv_maxpool pass)
 
 }  // namespace oinfer::shape

@@ -432,3 +432,181 @@ TEST(FusionPasses, FusedConvDepthwiseShapeErrors) {
     EXPECT_NE(std::string(e.what()).find("input 2 ('B') has shape [5], expected [8]"), std::string::npos) << e.what();
   }
 }
+
+// ---- fuseConvMaxPool --------------------------------------------------------
+
+namespace {
+
+struct StemSpec {
+  int64_t n = 1, c = 3, m = 16, h = 45, w = 47, k = 3, s = 2, pad = 1;
+  std::string act = "Relu";  // "", Relu, Clip, SiLU
+  int64_t poolK = 3, poolS = 2, poolPad = 0;
+  bool ceil = false, bias = true;
+};
+
+// x -> Conv k x k (c -> m, stride s, pad) -> act -> MaxPool -> y
+Graph stemBlock(const StemSpec& b) {
+  std::mt19937 rng(41);
+  Graph g;
+  g.opsetImports[""] = 14;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {b.n, b.c, b.h, b.w}});
+  g.initializers["W"] = rndT({b.m, b.c, b.k, b.k}, rng);
+  g.initializers["zero"] = Tensor::fromVector<float>({}, {0.f});
+  g.initializers["six"] = Tensor::fromVector<float>({}, {6.f});
+  std::vector<std::string> in{"x", "W"};
+  if (b.bias) {
+    g.initializers["B"] = rndT({b.m}, rng);
+    in.push_back("B");
+  }
+  Node c = mk("Conv", "stem", in, {b.act.empty() ? "s" : "s0"});
+  addInts(c, "pads", {b.pad, b.pad, b.pad, b.pad});
+  addInts(c, "strides", {b.s, b.s});
+  g.nodes.push_back(c);
+  if (!b.act.empty()) addActivation(g, b.act, "s0", "s");
+  Node p = mk("MaxPool", "pool", {"s"}, {"y"});
+  addInts(p, "kernel_shape", {b.poolK, b.poolK});
+  addInts(p, "strides", {b.poolS, b.poolS});
+  addInts(p, "pads", {b.poolPad, b.poolPad, b.poolPad, b.poolPad});
+  if (b.ceil) p.attributes.push_back(passes::util::intAttr("ceil_mode", 1));
+  g.nodes.push_back(p);
+  output(g, "y");
+  return g;
+}
+
+// Runs the stem with the passes off and on (twice: the kernel's buffers
+// reused); returns the optimized graph's FusedConvMaxPool count.
+size_t runStem(const StemSpec& b) {
+  Graph g = stemBlock(b);
+  std::mt19937 rng(5);
+  Tensor x = rndT({b.n, b.c, b.h, b.w}, rng);
+  SessionOptions off, on;
+  off.optimizationLevel = 0;
+  Session plain(g, off), optimized(g, on);
+  auto a = plain.run({{"x", x}});
+  auto r = optimized.run({{"x", x}});
+  auto again = optimized.run({{"x", x}});
+  EXPECT_EQ(a[0].shape(), r[0].shape());
+  if (a[0].shape() != r[0].shape()) return 0;
+  for (int64_t i = 0; i < a[0].numel(); ++i) {
+    const float e = a[0].data<float>()[i], v = r[0].data<float>()[i];
+    EXPECT_LE(std::fabs(v - e), 1e-5f + 1e-4f * std::fabs(e)) << "element " << i;
+    EXPECT_EQ(v, again[0].data<float>()[i]) << "element " << i;
+    if (std::fabs(v - e) > 1e-5f + 1e-4f * std::fabs(e) || v != again[0].data<float>()[i]) break;
+  }
+  return countOp(optimized.graph(), "FusedConvMaxPool");
+}
+
+}  // namespace
+
+TEST(FusionPasses, ConvMaxPoolShapes) {
+  struct Case {
+    int64_t n, c, m, h, w, k, s, pad, poolK, poolPad;
+    bool ceil;
+    const char* act;
+  };
+  const Case cases[] = {
+      {1, 3, 64, 75, 75, 3, 2, 0, 3, 0, true, "Relu"},   // SqueezeNet's stem (scaled down), ceil_mode
+      {1, 3, 64, 64, 66, 7, 2, 3, 3, 1, false, "Relu"},  // ResNet's stem (scaled down), padded pool
+      {2, 3, 20, 41, 39, 3, 2, 1, 3, 1, false, "Clip"},  // batch 2, a last block of 4 channels, odd sides
+      {1, 1, 8, 40, 36, 5, 1, 2, 2, 0, false, "SiLU"},   // stride 1, 2x2 pool
+      {1, 4, 12, 33, 70, 3, 2, 1, 3, 0, true, ""},       // no activation; ceil_mode windows past the end
+      {1, 3, 16, 300, 300, 3, 2, 1, 3, 1, false, "Relu"},  // several bands of pool rows
+  };
+  for (const Case& c : cases) {
+    StemSpec b;
+    b.n = c.n, b.c = c.c, b.m = c.m, b.h = c.h, b.w = c.w, b.k = c.k, b.s = c.s, b.pad = c.pad;
+    b.poolK = c.poolK, b.poolPad = c.poolPad, b.ceil = c.ceil, b.act = c.act;
+    SCOPED_TRACE(std::to_string(c.c) + "->" + std::to_string(c.m) + " @" + std::to_string(c.h) + "x" +
+                 std::to_string(c.w) + " k" + std::to_string(c.k) + " s" + std::to_string(c.s) + " pool " +
+                 std::to_string(c.poolK) + " " + c.act);
+    EXPECT_EQ(runStem(b), 1u);
+  }
+  StemSpec nb;
+  nb.bias = false;
+  EXPECT_EQ(runStem(nb), 1u);
+}
+
+TEST(FusionPasses, ConvMaxPoolLeftAlone) {
+  {
+    StemSpec b;  // 5 input channels: not an image stem
+    b.c = 5;
+    EXPECT_EQ(runStem(b), 0u);
+  }
+  {
+    StemSpec b;  // a stride-1 pool
+    b.poolS = 1;
+    EXPECT_EQ(runStem(b), 0u);
+  }
+  {
+    Graph g = stemBlock(StemSpec{});
+    output(g, "s");  // the conv output is also a graph output
+    Session s(g, SessionOptions{});
+    EXPECT_EQ(countOp(s.graph(), "FusedConvMaxPool"), 0u);
+  }
+  {
+    Graph g = stemBlock(StemSpec{});  // the pool's Indices are asked for
+    for (Node& n : g.nodes)
+      if (n.opType == "MaxPool") n.outputs.push_back("idx");
+    output(g, "idx");
+    Session s(g, SessionOptions{});
+    EXPECT_EQ(countOp(s.graph(), "FusedConvMaxPool"), 0u);
+  }
+}
+
+// Weights given at run time: the fused node runs the Conv and the pool apart.
+TEST(FusionPasses, FusedConvMaxPoolRuntimeWeightsAndErrors) {
+  std::mt19937 rng(6);
+  Graph g;
+  g.opsetImports[""] = 14;
+  g.opsetImports["ai.oinfer"] = 1;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 3, 30, 34}});
+  g.inputs.push_back(ValueInfo{"W", ValueKind::kTensor, DataType::kFloat, true, {16, Dim::sym("c"), 3, 3}});
+  Node f = mk("FusedConvMaxPool", "fcm", {"x", "W"}, {"y"});
+  f.domain = "ai.oinfer";
+  addInts(f, "pads", {1, 1, 1, 1});
+  addInts(f, "pool_kernel_shape", {3, 3});
+  addInts(f, "pool_strides", {2, 2});
+  f.attributes.push_back(passes::util::stringAttr("activation", "Relu"));
+  g.nodes.push_back(f);
+  output(g, "y");
+  // The reference: Conv, Relu, MaxPool as ONNX ops.
+  Graph ref;
+  ref.opsetImports[""] = 14;
+  ref.inputs = g.inputs;
+  Node c = mk("Conv", "c", {"x", "W"}, {"c0"});
+  addInts(c, "pads", {1, 1, 1, 1});
+  ref.nodes.push_back(c);
+  ref.nodes.push_back(mk("Relu", "r", {"c0"}, {"c1"}));
+  Node p = mk("MaxPool", "p", {"c1"}, {"y"});
+  addInts(p, "kernel_shape", {3, 3});
+  addInts(p, "strides", {2, 2});
+  ref.nodes.push_back(p);
+  output(ref, "y");
+  Tensor x = rndT({1, 3, 30, 34}, rng), w = rndT({16, 3, 3, 3}, rng);
+  SessionOptions off;
+  off.optimizationLevel = 0;
+  Session sf(g, off), sr(ref, off);
+  auto a = sr.run({{"x", x}, {"W", w}});
+  auto r = sf.run({{"x", x}, {"W", w}});
+  ASSERT_EQ(a[0].shape(), r[0].shape());
+  EXPECT_EQ(r[0].shape(), (std::vector<int64_t>{1, 16, 14, 16}));
+  for (int64_t i = 0; i < a[0].numel(); ++i)
+    ASSERT_NEAR(r[0].data<float>()[i], a[0].data<float>()[i], 1e-4f) << "element " << i;
+  // Errors name the node and the attribute or input.
+  try {
+    sf.run({{"x", x}, {"W", rndT({16, 4, 3, 3}, rng)}});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("fcm"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("has 3 channels but input 1 ('W') [16,4,3,3] with group 1 expects 4"), std::string::npos) << msg;
+  }
+  for (Attribute& a2 : g.nodes[0].attributes)
+    if (a2.name == "pool_kernel_shape") a2.name = "pool_kernel";
+  try {
+    Session s(g, off);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("attribute 'pool_kernel_shape' is required"), std::string::npos) << e.what();
+  }
+}

@@ -115,6 +115,7 @@ void optimize(Graph& g, int level) {
   if (level <= 0) return;
   foldConvBatchNorm(g);
   fuseConvActivation(g);
+  fuseConvMaxPool(g);
   fuseConvDepthwise(g);
   optimizeTransformer(g);
 }

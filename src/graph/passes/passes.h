@@ -19,6 +19,12 @@ int foldConvBatchNorm(Graph& g);
 // (fuse_conv_activation.cpp). Returns the number of fused nodes.
 int fuseConvActivation(Graph& g);
 
+// Image stem [Fused]Conv (<= 4 input channels) -> MaxPool 2x2 / 3x3 stride 2
+// (SqueezeNet, ResNet) -> one ai.oinfer FusedConvMaxPool
+// (fuse_conv_maxpool.cpp); run after fuseConvActivation, CPU sessions only.
+// Returns the number of fused pairs.
+int fuseConvMaxPool(Graph& g);
+
 // 1x1 [Fused]Conv -> depthwise [Fused]Conv (MobileNet / EfficientNet block
 // heads, planes of 28 x 28 and up) -> one ai.oinfer FusedConvDepthwise
 // (fuse_conv_depthwise.cpp); run after fuseConvActivation, CPU sessions

@@ -41,6 +41,7 @@
 #include "ops/cpu/compute_in_float.h"
 #include "ops/cpu/conv_common.h"
 #include "ops/cpu/conv_fast.h"
+#include "ops/cpu/conv_maxpool.h"
 #include "ops/cpu/dispatch.h"
 #include "ops/cpu/gemm/sgemm.h"
 
@@ -402,6 +403,84 @@ class FusedConvDepthwiseKernel final : public Kernel {
   ConvGeom ga_, gb_;
 };
 
+// ai.oinfer FusedConvMaxPool (the fuse_conv_maxpool pass): an image stem
+// Conv (X, W, optional B; the Conv's attributes and activation) and the
+// MaxPool over its output (pool_* window attributes), float32. Where the
+// fused kernel applies (AVX-512: the pixel-vector conv and the stride-2
+// pool, conv_maxpool.cpp) the Conv's output never exists whole; elsewhere
+// the Conv runs into a buffer the kernel keeps and the MaxPool reads it.
+class FusedConvMaxPoolKernel final : public Kernel {
+ public:
+  explicit FusedConvMaxPoolKernel(const KernelInit& init) {
+    const Node& node = init.node;
+    act_ = conv::parseActivation(node);
+    group_ = node.attrInt("group", 1);
+    attrs_ = shape::parseWindowAttrs(node, 2, false);
+    poolAttrs_ = shape::parseWindowAttrs(node, 2, true, "pool_");
+    for (size_t i = 1; i < 3; ++i)
+      if (init.hasInput(i))
+        if (const Tensor* t = init.constInput(i)) consts_[i] = *t;
+    if (init.pool) conv::reserveConvMaxPoolScratch(*init.pool);
+  }
+
+  void run(KernelContext& ctx) override {
+    const Node& node = ctx.node();
+    const Tensor& x = ctx.input(0);
+    const Tensor* w = consts_[1].defined() ? &consts_[1] : (ctx.hasInput(1) ? &ctx.input(1) : nullptr);
+    const Tensor* b = consts_[2].defined() ? &consts_[2] : (ctx.hasInput(2) ? &ctx.input(2) : nullptr);
+    if (!w) ctx.fail("input 1 (W) is required");
+    for (const Tensor* t : {&x, w, b})
+      if (t && t->dtype() != DataType::kFloat)
+        ctx.fail("runs on float32 only, got " + std::string(dataTypeName(t->dtype())));
+    if (x.rank() != 4)
+      fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 0) + " has shape " + shapeToString(x.shape()) + ", expected rank 4");
+    // Geometries (and the fused path's bands and packed weights) are kept
+    // while the shapes stay, so the next run with them allocates nothing.
+    // The fused path packs W: a constant one only.
+    if (x.shape() != xShape_ || w->shape() != wShape_) {
+      cg_ = convGeom(node, attrs_, group_, x.shape(), w->shape());
+      pg_ = pool::poolGeom(node, poolAttrs_, {cg_.N, cg_.M, cg_.grid[1], cg_.grid[2]});
+      fused_ = w == &consts_[1] && conv::convMaxPoolSuits(cg_, pg_, act_);
+      packed_.clear();
+      if (fused_) {
+        bands_ = conv::convMaxPoolBands(cg_, pg_);
+        packed_ = conv::packPixvecWeights(cg_, w->data<float>());
+      }
+      xShape_ = x.shape();
+      wShape_ = w->shape();
+    }
+    if (b && b->numel() != cg_.M)
+      ctx.fail(inputDesc(node, 2) + " has shape " + shapeToString(b->shape()) + ", expected [" + std::to_string(cg_.M) + "]");
+    Tensor& y = ctx.output(0);
+    if (y.numel() == 0) return;
+    const float* bp = b ? b->data<float>() : nullptr;
+    if (fused_) {
+      conv::convMaxPool(ctx.pool(), cg_, pg_, bands_, packed_, x.data<float>(), bp, act_, y.data<float>());
+      return;
+    }
+    // Apart: the Conv into the kept buffer, then the MaxPool.
+    const size_t need = size_t(cg_.N * cg_.M * cg_.gridSize);
+    if (convOut_.size() < need) convOut_.resize(need);
+    conv::convFloat(ctx.pool(), cg_, conv::chooseStrategy(cg_), x.data<float>(), w->data<float>(), noPacked_, bp,
+                    nullptr, convOut_.data(), act_);
+    pool::maxPoolFloat(ctx.pool(), pg_, convOut_.data(), y.data<float>());
+  }
+
+ private:
+  conv::Activation act_;
+  int64_t group_ = 1;
+  WindowAttrs attrs_, poolAttrs_;
+  Tensor consts_[3];
+  std::vector<int64_t> xShape_, wShape_;
+  ConvGeom cg_;
+  pool::PoolGeom pg_;
+  bool fused_ = false;
+  conv::ConvMaxPoolBands bands_;
+  std::vector<PackedB> packed_;
+  std::vector<PackedA> noPacked_;
+  std::vector<float> convOut_;
+};
+
 }  // namespace
 
 void register_conv(Registry& r) {
@@ -437,6 +516,16 @@ void register_conv(Registry& r) {
   };
   fd.types = {DataType::kFloat};
   r.add(std::move(fd));
+  OpDef fm;
+  fm.domain = "ai.oinfer";
+  fm.opType = "FusedConvMaxPool";
+  fm.sinceVersion = 1;
+  fm.shape = shape::inferFusedConvMaxPool;
+  fm.cpu = [](const KernelInit& init) -> std::unique_ptr<Kernel> {
+    return std::make_unique<FusedConvMaxPoolKernel>(init);
+  };
+  fm.types = {DataType::kFloat};
+  r.add(std::move(fm));
   conv::register_conv_transpose(r);
 }
 

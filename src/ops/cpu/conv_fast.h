@@ -88,6 +88,24 @@ bool pixvecPreferred(const ConvGeom& g);
 std::vector<PackedB> packPixvecWeights(const ConvGeom& g, const float* w);
 void convPixvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
                 const float* b, const float* z, float* y, const Activation& act);
+// The same in steps, for callers that use its rows as they come
+// (FusedConvMaxPool): the phase copy of one image (by all threads, into the
+// caller's scratch), then output rows [oh0, oh1) of one block of 8 channels
+// (mb < pixvecBlocks(g)) into out: channel j's row oh at out + j * ldOut +
+// (oh - oh0) * OW (z, the residual, likewise; or null).
+// What every call of pixvecRows for one conv shares, made once per call of
+// the conv (pixvecPrepare; an Error for a Gelu activation).
+constexpr int64_t kPixvecMaxSteps = 256;  // C * taps: the stems have 27 and 147
+struct PixvecPrep {
+  int64_t taps[kPixvecMaxSteps];  // per step: its phase row's offset from the output row's
+  ClampSplit cs;
+  float p0 = 0.f, p1 = 0.f;
+};
+void pixvecPrepare(const ConvGeom& g, const Activation& act, PixvecPrep& prep);
+int64_t pixvecBlocks(const ConvGeom& g);
+const float* pixvecPhases(ThreadPool& pool, const ConvGeom& g, const float* xn);
+void pixvecRows(const ConvGeom& g, const std::vector<PackedB>& packed, const PixvecPrep& prep, const float* phases,
+                int64_t oh0, int64_t oh1, int64_t mb, const float* b, const float* z, float* out, int64_t ldOut);
 
 // The AVX-512 depthwise kernels (conv_depthwise.cpp; callers check the CPU):
 // one output row from row pointers (null: a padding row); whole planes

@@ -29,7 +29,7 @@ namespace {
 
 constexpr int kChans = 8;             // output channels per tile
 constexpr int kVecs = 3;              // 16-pixel vectors per tile
-constexpr int64_t kMaxSteps = 256;    // C * taps: the stems have 27 and 147
+constexpr int64_t kMaxSteps = kPixvecMaxSteps;
 constexpr int64_t kMaxChannels = 4;
 constexpr int64_t kMaxRowCols = 2048;  // phase columns (Wq) the row copy's stack buffer holds
 
@@ -93,7 +93,7 @@ struct TileArgs {
 };
 
 template <int NV>
-__attribute__((target("avx512f"))) void pixTile(const TileArgs& a, int64_t col) {
+__attribute__((target("avx512f"), noinline)) void pixTile(const TileArgs& a, int64_t col) {
   __m512 acc[kChans][NV];
 #pragma GCC unroll 8
   for (int m = 0; m < kChans; ++m) {
@@ -161,73 +161,98 @@ std::vector<PackedB> packPixvecWeights(const ConvGeom& g, const float* w) {
   return out;
 }
 
-void convPixvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
-                const float* b, const float* z, float* y, const Activation& act) {
+int64_t pixvecBlocks(const ConvGeom& g) { return (g.M + kChans - 1) / kChans; }
+
+const float* pixvecPhases(ThreadPool& pool, const ConvGeom& g, const float* xn) {
 #if defined(__x86_64__) || defined(__i386__)
-  const int64_t s = g.s[2], H = g.img[1], W = g.img[2], OH = g.grid[1], OW = g.grid[2];
-  const int64_t KH = g.k[1], KW = g.k[2], C = g.C, padT = g.padBegin[1], padL = g.padBegin[2];
-  const int64_t CK = C * g.K, blocks = (g.M + kChans - 1) / kChans;
+  const int64_t s = g.s[2], H = g.img[1], W = g.img[2], C = g.C, padT = g.padBegin[1], padL = g.padBegin[2];
   const PhaseLayout L = phaseLayout(g);
   const int64_t Hp = L.Hp, Wq = L.Wq;
-  const ClampSplit cs = splitClamp(act);
-  if (cs.rest == GemmActivation::kGelu) throw Error(ErrorCode::kInternal, "convPixvec: Gelu is not applied in tiles");
   float* phases = tlsPhases.get(size_t(C * Hp * s * Wq));
-  int64_t taps[kMaxSteps];
-  for (int64_t c = 0, k = 0; c < C; ++c)
+  // Padded row r of channel c, split by column phase.
+  pool.parallelFor(C * Hp, [&](int64_t r0, int64_t r1) {
+    for (int64_t cr = r0; cr < r1; ++cr) {
+      const int64_t c = cr / Hp, r = cr % Hp, ih = r - padT;
+      float* dst = phases + cr * s * Wq;
+      if (ih < 0 || ih >= H) {
+        std::memset(dst, 0, size_t(s * Wq) * sizeof(float));
+        continue;
+      }
+      copyRow(xn + c * g.imgSize + ih * W, W, padL, s, Wq, dst);
+    }
+  }, std::max<int64_t>(1, 4096 / (s * Wq)));
+  return phases;
+#else
+  (void)pool, (void)g;
+  return xn;
+#endif
+}
+
+void pixvecPrepare(const ConvGeom& g, const Activation& act, PixvecPrep& prep) {
+  prep.cs = splitClamp(act);
+  if (prep.cs.rest == GemmActivation::kGelu) throw Error(ErrorCode::kInternal, "convPixvec: Gelu is not applied in tiles");
+  prep.p0 = act.p0;
+  prep.p1 = act.p1;
+  const int64_t s = g.s[2], KH = g.k[1], KW = g.k[2];
+  const PhaseLayout L = phaseLayout(g);
+  for (int64_t c = 0, k = 0; c < g.C; ++c)
     for (int64_t kh = 0; kh < KH; ++kh)
-      for (int64_t kw = 0; kw < KW; ++kw, ++k) taps[k] = ((c * Hp + kh) * s + kw % s) * Wq + kw / s;
-  const float* wp = packed[0].data.get();
-  const int64_t rowStep = s * s * Wq;  // one output row down: s padded rows of s phases
+      for (int64_t kw = 0; kw < KW; ++kw, ++k) prep.taps[k] = ((c * L.Hp + kh) * s + kw % s) * L.Wq + kw / s;
+}
+
+void pixvecRows(const ConvGeom& g, const std::vector<PackedB>& packed, const PixvecPrep& prep, const float* phases,
+                int64_t oh0, int64_t oh1, int64_t mb, const float* b, const float* z, float* out, int64_t ldOut) {
+#if defined(__x86_64__) || defined(__i386__)
+  const int64_t s = g.s[2], OW = g.grid[2], CK = g.C * g.K;
+  const int64_t rowStep = s * s * phaseLayout(g).Wq;  // one output row down: s padded rows of s phases
   const int64_t vecs = (OW + 15) / 16;
   const __mmask16 lastMask = gemm::firstLanes(OW - (vecs - 1) * 16);
-
-  for (int64_t n = 0; n < g.N; ++n) {
-    const float* xn = x + n * C * g.imgSize;
-    // The phase copy: padded row r of channel c, split by column parity.
-    pool.parallelFor(C * Hp, [&](int64_t r0, int64_t r1) {
-      for (int64_t cr = r0; cr < r1; ++cr) {
-        const int64_t c = cr / Hp, r = cr % Hp, ih = r - padT;
-        float* dst = phases + cr * s * Wq;
-        if (ih < 0 || ih >= H) {
-          std::memset(dst, 0, size_t(s * Wq) * sizeof(float));
-          continue;
-        }
-        copyRow(xn + c * g.imgSize + ih * W, W, padL, s, Wq, dst);
-      }
-    }, std::max<int64_t>(1, 4096 / (s * Wq)));
-    // Units: one output row, every channel block (its input rows stay in L1).
-    pool.parallelFor(OH, [&](int64_t o0, int64_t o1) {
-      TileArgs a;
-      a.taps = taps;
-      a.steps = CK;
-      a.ldy = g.gridSize;
-      a.cs = cs;
-      a.p0 = act.p0;
-      a.p1 = act.p1;
-      for (int64_t oh = o0; oh < o1; ++oh) {
-        a.in = phases + oh * rowStep;
-        for (int64_t mb = 0; mb < blocks; ++mb) {
-          const int64_t m0 = mb * kChans;
-          a.w = wp + mb * CK * kChans;
-          a.bias = b ? b + m0 : nullptr;
-          a.chans = int(std::min<int64_t>(kChans, g.M - m0));
-          const int64_t base = (n * g.M + m0) * g.gridSize + oh * OW;
-          for (int64_t v0 = 0; v0 < vecs; v0 += kVecs) {
-            const int64_t nv = std::min<int64_t>(kVecs, vecs - v0);
-            a.y = y + base + v0 * 16;
-            a.z = z ? z + base + v0 * 16 : nullptr;
-            a.last = v0 + nv == vecs ? lastMask : __mmask16(0xFFFF);
-            if (nv == 3) pixTile<3>(a, v0 * 16);
-            else if (nv == 2) pixTile<2>(a, v0 * 16);
-            else pixTile<1>(a, v0 * 16);
-          }
-        }
-      }
-    }, 1);
+  const int64_t m0 = mb * kChans;
+  TileArgs a;
+  a.taps = prep.taps;
+  a.steps = CK;
+  a.ldy = ldOut;
+  a.cs = prep.cs;
+  a.p0 = prep.p0;
+  a.p1 = prep.p1;
+  a.w = packed[0].data.get() + mb * CK * kChans;
+  a.bias = b ? b + m0 : nullptr;
+  a.chans = int(std::min<int64_t>(kChans, g.M - m0));
+  for (int64_t oh = oh0; oh < oh1; ++oh) {
+    a.in = phases + oh * rowStep;
+    const int64_t base = (oh - oh0) * OW;
+    for (int64_t v0 = 0; v0 < vecs; v0 += kVecs) {
+      const int64_t nv = std::min<int64_t>(kVecs, vecs - v0);
+      a.y = out + base + v0 * 16;
+      a.z = z ? z + base + v0 * 16 : nullptr;
+      a.last = v0 + nv == vecs ? lastMask : __mmask16(0xFFFF);
+      if (nv == 3) pixTile<3>(a, v0 * 16);
+      else if (nv == 2) pixTile<2>(a, v0 * 16);
+      else pixTile<1>(a, v0 * 16);
+    }
   }
 #else
-  (void)pool, (void)g, (void)packed, (void)x, (void)b, (void)z, (void)y, (void)act;
+  (void)g, (void)packed, (void)prep, (void)phases, (void)oh0, (void)oh1, (void)mb, (void)b, (void)z, (void)out,
+      (void)ldOut;
 #endif
+}
+
+void convPixvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
+                const float* b, const float* z, float* y, const Activation& act) {
+  PixvecPrep prep;
+  pixvecPrepare(g, act, prep);
+  const int64_t blocks = pixvecBlocks(g);
+  for (int64_t n = 0; n < g.N; ++n) {
+    const float* phases = pixvecPhases(pool, g, x + n * g.C * g.imgSize);
+    // Units: one output row, every channel block (its input rows stay in L1).
+    pool.parallelFor(g.grid[1], [&](int64_t o0, int64_t o1) {
+      for (int64_t oh = o0; oh < o1; ++oh)
+        for (int64_t mb = 0; mb < blocks; ++mb) {
+          const int64_t off = (n * g.M + mb * kChans) * g.gridSize + oh * g.grid[2];
+          pixvecRows(g, packed, prep, phases, oh, oh + 1, mb, b, z ? z + off : nullptr, y + off, g.gridSize);
+        }
+    }, 1);
+  }
 }
 
 }  // namespace oinfer::conv

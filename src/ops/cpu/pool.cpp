@@ -198,8 +198,8 @@ void maxPoolRowsPortable(const PoolGeom& g, const float* x, float* y, int64_t b,
 // No row buffer, no scalar de-interleave: the separable kernel's phase split
 // was scalar, and 2-3x onnxruntime's time on these layers.
 template <int K>
-__attribute__((target("avx512f"))) void maxPoolS2Planes512(const PoolGeom& g, const float* x, float* y, int64_t p0,
-                                                           int64_t p1) {
+__attribute__((target("avx512f"))) void maxPoolS2Planes512(const PoolGeom& g, const float* x, int64_t ldx, float* y,
+                                                           int64_t ldy, int64_t p0, int64_t p1) {
   const int64_t W = g.img[2], OW = g.out[2], OH = g.out[1], padL = g.padBegin[2];
   const __m512 low = _mm512_set1_ps(std::numeric_limits<float>::lowest());
   const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
@@ -209,8 +209,8 @@ __attribute__((target("avx512f"))) void maxPoolS2Planes512(const PoolGeom& g, co
     return hi <= lo ? __mmask16(0) : __mmask16(((1u << hi) - 1) & ~((1u << lo) - 1));
   };
   for (int64_t p = p0; p < p1; ++p) {
-    const float* xp = x + p * g.imgSize;
-    float* yp = y + p * g.outSize;
+    const float* xp = x + p * ldx;
+    float* yp = y + p * ldy;
     for (int64_t oh = 0; oh < OH; ++oh) {
       const TapRange& rh = g.ranges[1][oh];
       float* yr = yp + oh * OW;
@@ -236,14 +236,34 @@ __attribute__((target("avx512f"))) void maxPoolS2Planes512(const PoolGeom& g, co
 }
 #endif
 
+bool s2PlanesFit(const PoolGeom& g) {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  return avx512 && g.out[0] == 1 && g.k[0] == 1 && g.dil[1] == 1 && g.dil[2] == 1 && g.s[1] == 2 && g.s[2] == 2 &&
+         g.k[1] == g.k[2] && (g.k[2] == 2 || g.k[2] == 3);
+#else
+  (void)g;
+  return false;
+#endif
+}
+
+void s2Planes(const PoolGeom& g, const float* x, int64_t ldx, float* y, int64_t ldy, int64_t p0, int64_t p1) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (g.k[2] == 3) maxPoolS2Planes512<3>(g, x, ldx, y, ldy, p0, p1);
+  else maxPoolS2Planes512<2>(g, x, ldx, y, ldy, p0, p1);
+#else
+  (void)g, (void)x, (void)ldx, (void)y, (void)ldy, (void)p0, (void)p1;
+#endif
+}
+
 bool maxPoolSeparable(ThreadPool& pool, const PoolGeom& g, const float* x, float* y) {
   if (g.out[0] != 1 || g.k[0] != 1 || g.dil[1] != 1 || g.dil[2] != 1) return false;
   static const bool avx512 = __builtin_cpu_supports("avx512f");
 #if defined(__x86_64__) || defined(__i386__)
-  if (avx512 && g.s[1] == 2 && g.s[2] == 2 && g.k[1] == g.k[2] && (g.k[2] == 2 || g.k[2] == 3)) {
-    auto fn = g.k[2] == 3 ? &maxPoolS2Planes512<3> : &maxPoolS2Planes512<2>;
-    pool.parallelFor(g.planes, [&](int64_t begin, int64_t end) { fn(g, x, y, begin, end); },
-                     std::max<int64_t>(1, 16384 / std::max<int64_t>(g.imgSize, 1)));
+  if (s2PlanesFit(g)) {
+    pool.parallelFor(g.planes, [&](int64_t begin, int64_t end) {
+      s2Planes(g, x, g.imgSize, y, g.outSize, begin, end);
+    }, std::max<int64_t>(1, 16384 / std::max<int64_t>(g.imgSize, 1)));
     return true;
   }
 #endif
@@ -380,6 +400,16 @@ void addOp(Registry& r, const char* op, std::initializer_list<int> versions, Kin
 }
 
 }  // namespace
+
+bool maxPoolS2PlanesFit(const PoolGeom& g) { return s2PlanesFit(g); }
+
+void maxPoolS2Planes(const PoolGeom& g, const float* x, int64_t ldx, float* y, int64_t ldy, int64_t p0, int64_t p1) {
+  s2Planes(g, x, ldx, y, ldy, p0, p1);
+}
+
+void maxPoolFloat(ThreadPool& pool, const PoolGeom& g, const float* x, float* y) {
+  if (!maxPoolSeparable(pool, g, x, y)) maxPool<float>(pool, g, x, y, nullptr, false);
+}
 
 float lpNorm(const Node& node, int64_t opset) {
   const Attribute* a = node.attr("p");
