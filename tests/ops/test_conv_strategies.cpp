@@ -359,6 +359,7 @@ TEST(ConvStrategy, ChannelVecDirect) {
       {{1, 100, 14, 14}, {64, 100, 3, 3}, {1, 1, 1, 1}},  // K blocked: 900 steps in 8 blocks, 4 tiles a unit
       {{1, 300, 14, 14}, {56, 300, 1, 1}, {}},             // K blocked 1x1: 3 blocks, a last panel of 24
       {{1, 16, 9, 14}, {32, 16, 3, 3}, {1, 1, 1, 1}},      // 14-wide rows: one tile of 14
+      {{1, 48, 1, 1}, {120, 48, 1, 1}, {}},                // one pixel (squeeze-and-excitation)
       {{1, 8, 6, 56}, {32, 8, 3, 3}, {1, 2, 1, 1}},        // 28-wide rows, stride 2: two tiles of 14
   };
   const std::vector<std::pair<std::string, std::vector<float>>> acts = {
@@ -437,6 +438,7 @@ TEST(ConvStrategy, ChannelVecChosen) {
   EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 512, 14, 14}, {512, 512, 1, 1}, {1, 2, 0, 1}))) << "1x1 strided";
   EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 512, 7, 7}, {512, 512, 1, 1}, {})));  // long K, small plane
   EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 160, 7, 7}, {960, 160, 1, 1}, {})));  // 7x7: a shorter K
+  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 48, 1, 1}, {1152, 48, 1, 1}, {})));   // one pixel: a GEMV
   EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 160, 14, 14}, {960, 160, 1, 1}, {}))) << "14x14 with a short K";
   EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 8, 14, 14}, {16, 8, 3, 3}, {1, 1, 1, 1}))) << "16 outputs";
   runCase({1, 8, 14, 14}, {32, 8, 3, 3}, {1, 1, 1, 1}, true);

@@ -202,8 +202,14 @@ bool cvecPreferred(const ConvGeom& g) {
   // full) a shorter K is enough: 96->576 0.72-0.84, 128->512 0.73-0.75,
   // 160->960 0.77-0.91, 192->1152 0.82-0.88; on 14x14 it is not (64->384
   // 1.04-1.13, 80->480 0.94-1.15, 112->672 0.99-1.00).
+  // A 1x1 over a few pixels (squeeze-and-excitation's convs over one) is a
+  // matrix-vector product: here it streams the weights a step at a time
+  // against one broadcast input value, where the GEMM's 32-pixel tiles ran
+  // one live column in 32 (EfficientNet-B0's 48->1152 in the model: 0.040
+  // -> 0.017-0.027 ms; its 32 SE convs 0.42 -> 0.36 ms).
   if (g.K == 1)
-    return g.s[1] == 1 && g.s[2] == 1 && ((g.gridSize <= 196 && g.Cg >= 256) || (g.gridSize <= 49 && g.Cg >= 96));
+    return g.s[1] == 1 && g.s[2] == 1 &&
+           ((g.gridSize <= 196 && g.Cg >= 256) || (g.gridSize <= 49 && g.Cg >= 96) || g.gridSize <= 4);
   // Against the shifted-input GEMM: 7x7/2 3->64 @224 0.92, 3x3 64->64 @56
   // 0.81-0.87, 3x3/2 128..512 0.69-0.83, 3x3 512 @7 0.70-0.85, 3x3/2 3->64
   // @224 0.65-0.75, 3x3 16->64 @55 0.92-0.95; but 9x9 3->64 @256 1.08, whose
