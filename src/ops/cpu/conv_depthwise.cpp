@@ -97,7 +97,6 @@ struct PlaneLayout {
 };
 constexpr int64_t kPlaneBuf = 8192;  // floats on the stack
 constexpr int kMaxPlaneTaps = 64;
-constexpr int64_t kMaxPhaseWidth = 1024;  // stride 2: columns per phase
 
 PlaneLayout planeLayout(const ConvGeom& g) {
   const int64_t s = g.s[2];
@@ -224,7 +223,7 @@ bool depthwisePlanesFit(const ConvGeom& g) {
   if (g.k[0] != 1 || g.grid[0] != 1 || g.s[1] != g.s[2] || (g.s[2] != 1 && g.s[2] != 2)) return false;
   if (g.k[1] * g.k[2] > kMaxPlaneTaps) return false;
   const PlaneLayout l = planeLayout(g);
-  return l.rows >= 1 && (g.s[2] == 1 || l.Wg <= kMaxPhaseWidth);
+  return l.rows >= 1;
 }
 
 // Whole planes at a time (small planes made the row kernel's per-row cost
@@ -256,9 +255,6 @@ __attribute__((target("avx512f"))) void depthwisePlanes512(const ConvGeom& g, co
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   const __m512i evenIdx = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
   const __m512i oddIdx = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
-  // Stride 2: one padded input row before de-interleaving (2 * Wg columns,
-  // read 32 at a time).
-  alignas(64) float rowBuf[2 * kMaxPhaseWidth + 32];
   const bool doPost = z || post.act != GemmActivation::kNone;
   // Every band uses the full band's sub-plane size, so the tap offsets
   // (sub-plane of the tap's phase, plus its row and column shift) are fixed.
@@ -295,22 +291,26 @@ __attribute__((target("avx512f"))) void depthwisePlanes512(const ConvGeom& g, co
             for (int pc = 0; pc < s; ++pc) std::fill(d0 + pc * subSize, d0 + pc * subSize + Wg, 0.f);
             continue;
           }
-          // The padded row's columns [0, s * Wg): zeros, the input row, zeros.
-          float* row = s == 1 ? d0 : rowBuf;
+          // The padded row's columns [0, s * Wg): zeros, the input row, zeros,
+          // read with masked 16-lane loads (lanes outside [lo, hi) are neither
+          // read nor kept: small planes paid more in memset/memcpy calls than
+          // in copying). Stride 2 de-interleaves each 32 columns straight
+          // into the two column phases (through a row buffer it spent a
+          // fifth of the stride-2 layers' time storing and reloading).
           const int64_t len = s * Wg, lo = std::min(len, padL), hi = std::clamp<int64_t>(padL + W, lo, len);
-          // Masked 16-lane loads (lanes outside [lo, hi) are neither read nor
-          // kept): small planes paid more in memset/memcpy calls than in copying.
           const float* src = xp + ih * W - padL;
-          for (int64_t j = 0; j < len; j += 16) {
+          auto validAt = [&](int64_t j) {
             const int64_t a = std::clamp<int64_t>(lo - j, 0, 16), e = std::clamp<int64_t>(hi - j, 0, 16);
-            const __mmask16 valid = __mmask16(((1u << e) - 1) & ~((1u << a) - 1));
-            const __mmask16 keep = gemm::firstLanes(len - j);
-            _mm512_mask_storeu_ps(row + j, keep, _mm512_maskz_loadu_ps(valid, src + j));
-          }
-          if (s == 2) {  // de-interleave into the two column phases
+            return __mmask16(((1u << e) - 1) & ~((1u << a) - 1));
+          };
+          if (s == 1) {
+            for (int64_t j = 0; j < len; j += 16)
+              _mm512_mask_storeu_ps(d0 + j, gemm::firstLanes(len - j), _mm512_maskz_loadu_ps(validAt(j), src + j));
+          } else {
             float* d1 = d0 + subSize;
             for (int64_t j = 0; j < Wg; j += 16) {
-              const __m512 va = _mm512_loadu_ps(row + 2 * j), vc = _mm512_loadu_ps(row + 2 * j + 16);
+              const __m512 va = _mm512_maskz_loadu_ps(validAt(2 * j), src + 2 * j);
+              const __m512 vc = _mm512_maskz_loadu_ps(validAt(2 * j + 16), src + 2 * j + 16);
               const __mmask16 km = gemm::firstLanes(Wg - j);
               _mm512_mask_storeu_ps(d0 + j, km, _mm512_permutex2var_ps(va, evenIdx, vc));
               _mm512_mask_storeu_ps(d1 + j, km, _mm512_permutex2var_ps(va, oddIdx, vc));
