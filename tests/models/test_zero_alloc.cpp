@@ -199,6 +199,62 @@ TEST(ZeroAllocation, WarmRunIntoExpandDepthwise) {
   }
 }
 
+// A SqueezeNet stem at full size (3x3 stride-2 Conv 3->64 + Relu, then a
+// 3x3 stride-2 MaxPool): one FusedConvMaxPool after the passes, whose
+// per-thread band buffers are made when the plan is, and whose input phase
+// copy lives in the calling thread's scratch after the first run.
+TEST(ZeroAllocation, WarmRunIntoStemMaxPool) {
+  if (!OINFER_COUNT_ALLOCS) GTEST_SKIP() << "sanitizer build: it owns malloc, so allocations cannot be counted";
+  auto fill = [](std::vector<int64_t> shape, float scale) {
+    Tensor t(DataType::kFloat, std::move(shape));
+    for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = scale * float((i * 7919) % 13 - 6);
+    return t;
+  };
+  Graph g;
+  g.opsetImports[""] = 13;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 3, 224, 224}});
+  g.initializers["W"] = fill({64, 3, 3, 3}, 0.05f);
+  g.initializers["B"] = fill({64}, 0.1f);
+  auto node = [](const std::string& op, std::vector<std::string> in, std::vector<std::string> out) {
+    Node n;
+    n.opType = op;
+    n.name = out[0];
+    n.inputs = std::move(in);
+    n.outputs = std::move(out);
+    return n;
+  };
+  Node c = node("Conv", {"x", "W", "B"}, {"s0"});
+  Attribute a;
+  a.name = "strides", a.type = AttrType::kInts, a.ints = {2, 2};
+  c.attributes.push_back(a);
+  g.nodes.push_back(c);
+  g.nodes.push_back(node("Relu", {"s0"}, {"s"}));
+  Node p = node("MaxPool", {"s"}, {"y"});
+  a.name = "kernel_shape", a.ints = {3, 3};
+  p.attributes.push_back(a);
+  a.name = "strides", a.ints = {2, 2};
+  p.attributes.push_back(a);
+  a = Attribute{};
+  a.name = "ceil_mode", a.type = AttrType::kInt, a.i = 1;
+  p.attributes.push_back(a);
+  g.nodes.push_back(p);
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  const TensorMap in{{"x", fill({1, 3, 224, 224}, 0.1f)}};
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(std::to_string(threads) + " thread(s)");
+    SessionOptions opts;
+    opts.threads = threads;
+    Session session(g, opts);
+    size_t fused = 0;
+    for (const Node& n : session.graph().nodes) fused += n.opType == "FusedConvMaxPool";
+    EXPECT_EQ(fused, 1u);
+    std::vector<Tensor> outs;
+    session.runInto(in, outs);
+    session.runInto(in, outs);
+    EXPECT_EQ(allocationsOfOneRun(session, in, outs), 0) << "heap allocations in a warm Session::runInto";
+  }
+}
+
 // run() hands out fresh buffers every time; runInto reuses the caller's.
 TEST(ZeroAllocation, RunIntoWritesIntoTheCallersBuffers) {
   const auto sets = loadNumberedDataSets("resnet_bn");
