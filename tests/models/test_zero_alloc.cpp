@@ -116,6 +116,40 @@ void checkNoAllocation(const std::string& name, int threads, int level) {
   for (size_t j = 0; j < outs.size(); ++j) EXPECT_TRUE(allClose(outs[j], sets[0].outputs[j], "output " + std::to_string(j)));
 }
 
+// Deterministic weights and inputs for the hand-built graphs below.
+Tensor patterned(std::vector<int64_t> shape, float scale) {
+  Tensor t(DataType::kFloat, std::move(shape));
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = scale * float((i * 7919) % 13 - 6);
+  return t;
+}
+
+Node opNode(const std::string& op, std::vector<std::string> in, std::vector<std::string> out) {
+  Node n;
+  n.opType = op;
+  n.name = out[0];
+  n.inputs = std::move(in);
+  n.outputs = std::move(out);
+  return n;
+}
+
+// Runs g on 1 and 2 threads: the passes make one `fusedOp` node, and the
+// third runInto allocates nothing.
+void checkFusedNoAllocation(const Graph& g, const TensorMap& in, const char* fusedOp) {
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(std::to_string(threads) + " thread(s)");
+    SessionOptions opts;
+    opts.threads = threads;
+    Session session(g, opts);
+    size_t fused = 0;
+    for (const Node& n : session.graph().nodes) fused += n.opType == fusedOp;
+    EXPECT_EQ(fused, 1u);
+    std::vector<Tensor> outs;
+    session.runInto(in, outs);
+    session.runInto(in, outs);
+    EXPECT_EQ(allocationsOfOneRun(session, in, outs), 0) << "heap allocations in a warm Session::runInto";
+  }
+}
+
 TEST(ZeroAllocation, CountingHookSeesAllocations) {
   if (!OINFER_COUNT_ALLOCS) GTEST_SKIP() << "sanitizer build: it owns malloc, so allocations cannot be counted";
   Tensor t;
@@ -149,29 +183,16 @@ TEST(ZeroAllocation, WarmRunIntoTransformerEncoder) {
 // after the passes, whose per-thread band buffers are made on the first run.
 TEST(ZeroAllocation, WarmRunIntoExpandDepthwise) {
   if (!OINFER_COUNT_ALLOCS) GTEST_SKIP() << "sanitizer build: it owns malloc, so allocations cannot be counted";
-  auto fill = [](std::vector<int64_t> shape, float scale) {
-    Tensor t(DataType::kFloat, std::move(shape));
-    for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = scale * float((i * 7919) % 13 - 6);
-    return t;
-  };
   Graph g;
   g.opsetImports[""] = 13;
   g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 16, 112, 112}});
-  g.initializers["We"] = fill({96, 16, 1, 1}, 0.05f);
-  g.initializers["Wd"] = fill({96, 1, 3, 3}, 0.1f);
+  g.initializers["We"] = patterned({96, 16, 1, 1}, 0.05f);
+  g.initializers["Wd"] = patterned({96, 1, 3, 3}, 0.1f);
   g.initializers["lo"] = Tensor::fromVector<float>({}, {0.f});
   g.initializers["hi"] = Tensor::fromVector<float>({}, {6.f});
-  auto node = [](const std::string& op, std::vector<std::string> in, std::vector<std::string> out) {
-    Node n;
-    n.opType = op;
-    n.name = out[0];
-    n.inputs = std::move(in);
-    n.outputs = std::move(out);
-    return n;
-  };
-  g.nodes.push_back(node("Conv", {"x", "We"}, {"e0"}));
-  g.nodes.push_back(node("Clip", {"e0", "lo", "hi"}, {"e"}));
-  Node dw = node("Conv", {"e", "Wd"}, {"d0"});
+  g.nodes.push_back(opNode("Conv", {"x", "We"}, {"e0"}));
+  g.nodes.push_back(opNode("Clip", {"e0", "lo", "hi"}, {"e"}));
+  Node dw = opNode("Conv", {"e", "Wd"}, {"d0"});
   Attribute a;
   a.name = "group", a.type = AttrType::kInt, a.i = 96;
   dw.attributes.push_back(a);
@@ -181,22 +202,9 @@ TEST(ZeroAllocation, WarmRunIntoExpandDepthwise) {
   a.name = "pads", a.ints = {1, 1, 1, 1};
   dw.attributes.push_back(a);
   g.nodes.push_back(dw);
-  g.nodes.push_back(node("Clip", {"d0", "lo", "hi"}, {"y"}));
+  g.nodes.push_back(opNode("Clip", {"d0", "lo", "hi"}, {"y"}));
   g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
-  const TensorMap in{{"x", fill({1, 16, 112, 112}, 0.1f)}};
-  for (int threads : {1, 2}) {
-    SCOPED_TRACE(std::to_string(threads) + " thread(s)");
-    SessionOptions opts;
-    opts.threads = threads;
-    Session session(g, opts);
-    size_t fused = 0;
-    for (const Node& n : session.graph().nodes) fused += n.opType == "FusedConvDepthwise";
-    EXPECT_EQ(fused, 1u);
-    std::vector<Tensor> outs;
-    session.runInto(in, outs);
-    session.runInto(in, outs);
-    EXPECT_EQ(allocationsOfOneRun(session, in, outs), 0) << "heap allocations in a warm Session::runInto";
-  }
+  checkFusedNoAllocation(g, {{"x", patterned({1, 16, 112, 112}, 0.1f)}}, "FusedConvDepthwise");
 }
 
 // A SqueezeNet stem at full size (3x3 stride-2 Conv 3->64 + Relu, then a
@@ -205,31 +213,18 @@ TEST(ZeroAllocation, WarmRunIntoExpandDepthwise) {
 // copy lives in the calling thread's scratch after the first run.
 TEST(ZeroAllocation, WarmRunIntoStemMaxPool) {
   if (!OINFER_COUNT_ALLOCS) GTEST_SKIP() << "sanitizer build: it owns malloc, so allocations cannot be counted";
-  auto fill = [](std::vector<int64_t> shape, float scale) {
-    Tensor t(DataType::kFloat, std::move(shape));
-    for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = scale * float((i * 7919) % 13 - 6);
-    return t;
-  };
   Graph g;
   g.opsetImports[""] = 13;
   g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 3, 224, 224}});
-  g.initializers["W"] = fill({64, 3, 3, 3}, 0.05f);
-  g.initializers["B"] = fill({64}, 0.1f);
-  auto node = [](const std::string& op, std::vector<std::string> in, std::vector<std::string> out) {
-    Node n;
-    n.opType = op;
-    n.name = out[0];
-    n.inputs = std::move(in);
-    n.outputs = std::move(out);
-    return n;
-  };
-  Node c = node("Conv", {"x", "W", "B"}, {"s0"});
+  g.initializers["W"] = patterned({64, 3, 3, 3}, 0.05f);
+  g.initializers["B"] = patterned({64}, 0.1f);
+  Node c = opNode("Conv", {"x", "W", "B"}, {"s0"});
   Attribute a;
   a.name = "strides", a.type = AttrType::kInts, a.ints = {2, 2};
   c.attributes.push_back(a);
   g.nodes.push_back(c);
-  g.nodes.push_back(node("Relu", {"s0"}, {"s"}));
-  Node p = node("MaxPool", {"s"}, {"y"});
+  g.nodes.push_back(opNode("Relu", {"s0"}, {"s"}));
+  Node p = opNode("MaxPool", {"s"}, {"y"});
   a.name = "kernel_shape", a.ints = {3, 3};
   p.attributes.push_back(a);
   a.name = "strides", a.ints = {2, 2};
@@ -239,20 +234,7 @@ TEST(ZeroAllocation, WarmRunIntoStemMaxPool) {
   p.attributes.push_back(a);
   g.nodes.push_back(p);
   g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
-  const TensorMap in{{"x", fill({1, 3, 224, 224}, 0.1f)}};
-  for (int threads : {1, 2}) {
-    SCOPED_TRACE(std::to_string(threads) + " thread(s)");
-    SessionOptions opts;
-    opts.threads = threads;
-    Session session(g, opts);
-    size_t fused = 0;
-    for (const Node& n : session.graph().nodes) fused += n.opType == "FusedConvMaxPool";
-    EXPECT_EQ(fused, 1u);
-    std::vector<Tensor> outs;
-    session.runInto(in, outs);
-    session.runInto(in, outs);
-    EXPECT_EQ(allocationsOfOneRun(session, in, outs), 0) << "heap allocations in a warm Session::runInto";
-  }
+  checkFusedNoAllocation(g, {{"x", patterned({1, 3, 224, 224}, 0.1f)}}, "FusedConvMaxPool");
 }
 
 // run() hands out fresh buffers every time; runInto reuses the caller's.

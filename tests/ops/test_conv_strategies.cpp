@@ -328,6 +328,24 @@ conv::ConvGeom geomOf(const std::vector<int64_t>& xs, const std::vector<int64_t>
   return g;
 }
 
+// The activations the tile kernels apply in registers, by name, and a set of
+// them (parameters included) the tile tests run.
+const std::vector<std::pair<std::string, std::vector<float>>> kTileActs = {
+    {"", {}}, {"Relu", {}}, {"Clip", {-0.5f, 0.5f}}, {"LeakyRelu", {0.1f}}, {"SiLU", {}}, {"HardSwish", {}}};
+
+conv::Activation tileActivation(const std::string& act, const std::vector<float>& params) {
+  conv::Activation a;
+  a.act = act.empty() ? GemmActivation::kNone
+          : act == "Relu" ? GemmActivation::kRelu
+          : act == "Clip" ? GemmActivation::kClip
+          : act == "LeakyRelu" ? GemmActivation::kLeakyRelu
+          : act == "SiLU" ? GemmActivation::kSiLU
+                          : GemmActivation::kHardSwish;
+  a.p0 = params.empty() ? 0.f : params[0];
+  a.p1 = params.size() < 2 ? 0.f : params[1];
+  return a;
+}
+
 // The channel-vector kernel (output channels in the AVX-512 lanes) called
 // directly, so every shape runs it whatever a plan would pick: tiles of 1..14
 // pixels (row widths 13, 7, 29, 14, 28), a last panel of fewer than 32 channels,
@@ -362,8 +380,7 @@ TEST(ConvStrategy, ChannelVecDirect) {
       {{1, 48, 1, 1}, {120, 48, 1, 1}, {}},                // one pixel (squeeze-and-excitation)
       {{1, 8, 6, 56}, {32, 8, 3, 3}, {1, 2, 1, 1}},        // 28-wide rows, stride 2: two tiles of 14
   };
-  const std::vector<std::pair<std::string, std::vector<float>>> acts = {
-      {"", {}}, {"Relu", {}}, {"Clip", {-0.5f, 0.5f}}, {"LeakyRelu", {0.1f}}, {"SiLU", {}}, {"HardSwish", {}}};
+  const auto& acts = kTileActs;
   if (std::string(sgemmIsa()) != "avx512") GTEST_SKIP() << "the channel-vector kernel needs AVX-512";
   ThreadPool pool(2);
   for (const Case& c : cases) {
@@ -377,15 +394,7 @@ TEST(ConvStrategy, ChannelVecDirect) {
     for (const auto& [act, params] : acts)
       for (bool residual : {false, true}) {
         SCOPED_TRACE(shapeToString(c.xs) + " * " + shapeToString(c.ws) + " " + act + (residual ? " +Z" : ""));
-        conv::Activation a;
-        a.act = act.empty() ? GemmActivation::kNone
-                : act == "Relu" ? GemmActivation::kRelu
-                : act == "Clip" ? GemmActivation::kClip
-                : act == "LeakyRelu" ? GemmActivation::kLeakyRelu
-                : act == "SiLU" ? GemmActivation::kSiLU
-                                : GemmActivation::kHardSwish;
-        a.p0 = params.empty() ? 0.f : params[0];
-        a.p1 = params.size() < 2 ? 0.f : params[1];
+        const conv::Activation a = tileActivation(act, params);
         std::vector<float> y(plain.numel(), NAN), ys(plain.numel(), NAN);
         const float* zp = residual ? z.data<float>() : nullptr;
         conv::convCvec(pool, g, packed, x.data<float>(), b.data<float>(), zp, y.data(), a);
@@ -470,8 +479,7 @@ TEST(ConvStrategy, PixelVecDirect) {
       {{1, 1, 18, 50}, {8, 1, 3, 3}, asym},             // one channel, asymmetric padding
       {{1, 2, 17, 160}, {9, 2, 3, 3}, {1, 2, 1, 1}},    // 80-wide rows: tiles of 3 and 2 vectors
   };
-  const std::vector<std::pair<std::string, std::vector<float>>> acts = {
-      {"", {}}, {"Relu", {}}, {"Clip", {-0.5f, 0.5f}}, {"LeakyRelu", {0.1f}}, {"SiLU", {}}, {"HardSwish", {}}};
+  const auto& acts = kTileActs;
   ThreadPool pool(2);
   for (const Case& c : cases) {
     const conv::ConvGeom g = geomOf(c.xs, c.ws, c.p);
@@ -483,15 +491,7 @@ TEST(ConvStrategy, PixelVecDirect) {
     for (const auto& [act, params] : acts)
       for (bool residual : {false, true}) {
         SCOPED_TRACE(shapeToString(c.xs) + " * " + shapeToString(c.ws) + " " + act + (residual ? " +Z" : ""));
-        conv::Activation a;
-        a.act = act.empty() ? GemmActivation::kNone
-                : act == "Relu" ? GemmActivation::kRelu
-                : act == "Clip" ? GemmActivation::kClip
-                : act == "LeakyRelu" ? GemmActivation::kLeakyRelu
-                : act == "SiLU" ? GemmActivation::kSiLU
-                                : GemmActivation::kHardSwish;
-        a.p0 = params.empty() ? 0.f : params[0];
-        a.p1 = params.size() < 2 ? 0.f : params[1];
+        const conv::Activation a = tileActivation(act, params);
         std::vector<float> y(plain.numel(), NAN);
         conv::convPixvec(pool, g, packed, x.data<float>(), b.data<float>(), residual ? z.data<float>() : nullptr,
                          y.data(), a);

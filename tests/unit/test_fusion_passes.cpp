@@ -238,6 +238,27 @@ TEST(FusionPasses, PassReturnsCountAndImportsDomain) {
   EXPECT_EQ(g.nodes[0].outputs[0], "y");
 }
 
+// Runs g on x with the passes off and on (twice: a fused kernel's buffers
+// reused), checks the outputs agree; returns the optimized graph's count of
+// `fusedOp` nodes.
+size_t runOnAndOff(const Graph& g, const Tensor& x, const char* fusedOp) {
+  SessionOptions off, on;
+  off.optimizationLevel = 0;
+  Session plain(g, off), optimized(g, on);
+  auto a = plain.run({{"x", x}});
+  auto r = optimized.run({{"x", x}});
+  auto again = optimized.run({{"x", x}});
+  EXPECT_EQ(a[0].shape(), r[0].shape());
+  if (a[0].shape() != r[0].shape()) return 0;
+  for (int64_t i = 0; i < a[0].numel(); ++i) {
+    const float e = a[0].data<float>()[i], v = r[0].data<float>()[i];
+    EXPECT_LE(std::fabs(v - e), 1e-5f + 1e-4f * std::fabs(e)) << "element " << i;
+    EXPECT_EQ(v, again[0].data<float>()[i]) << "element " << i;
+    if (std::fabs(v - e) > 1e-5f + 1e-4f * std::fabs(e) || v != again[0].data<float>()[i]) break;
+  }
+  return countOp(optimized.graph(), fusedOp);
+}
+
 // ---- fuseConvDepthwise ------------------------------------------------------
 
 namespace {
@@ -296,23 +317,8 @@ Graph expandBlock(const BlockSpec& b) {
 // Runs the block with the passes off and on; returns the optimized graph's
 // FusedConvDepthwise count after checking the outputs agree.
 size_t runBlock(const BlockSpec& b) {
-  Graph g = expandBlock(b);
   std::mt19937 rng(3);
-  Tensor x = rndT({b.n, b.c, b.h, b.w}, rng);
-  SessionOptions off, on;
-  off.optimizationLevel = 0;
-  Session plain(g, off), optimized(g, on);
-  auto a = plain.run({{"x", x}});
-  auto r = optimized.run({{"x", x}});
-  auto again = optimized.run({{"x", x}});  // the kernel's buffers reused
-  EXPECT_EQ(a[0].shape(), r[0].shape());
-  for (int64_t i = 0; i < a[0].numel(); ++i) {
-    const float e = a[0].data<float>()[i], v = r[0].data<float>()[i];
-    EXPECT_LE(std::fabs(v - e), 1e-5f + 1e-4f * std::fabs(e)) << "element " << i;
-    EXPECT_EQ(v, again[0].data<float>()[i]) << "element " << i;
-    if (std::fabs(v - e) > 1e-5f + 1e-4f * std::fabs(e) || v != again[0].data<float>()[i]) break;
-  }
-  return countOp(optimized.graph(), "FusedConvDepthwise");
+  return runOnAndOff(expandBlock(b), rndT({b.n, b.c, b.h, b.w}, rng), "FusedConvDepthwise");
 }
 
 }  // namespace
@@ -476,24 +482,8 @@ Graph stemBlock(const StemSpec& b) {
 // Runs the stem with the passes off and on (twice: the kernel's buffers
 // reused); returns the optimized graph's FusedConvMaxPool count.
 size_t runStem(const StemSpec& b) {
-  Graph g = stemBlock(b);
   std::mt19937 rng(5);
-  Tensor x = rndT({b.n, b.c, b.h, b.w}, rng);
-  SessionOptions off, on;
-  off.optimizationLevel = 0;
-  Session plain(g, off), optimized(g, on);
-  auto a = plain.run({{"x", x}});
-  auto r = optimized.run({{"x", x}});
-  auto again = optimized.run({{"x", x}});
-  EXPECT_EQ(a[0].shape(), r[0].shape());
-  if (a[0].shape() != r[0].shape()) return 0;
-  for (int64_t i = 0; i < a[0].numel(); ++i) {
-    const float e = a[0].data<float>()[i], v = r[0].data<float>()[i];
-    EXPECT_LE(std::fabs(v - e), 1e-5f + 1e-4f * std::fabs(e)) << "element " << i;
-    EXPECT_EQ(v, again[0].data<float>()[i]) << "element " << i;
-    if (std::fabs(v - e) > 1e-5f + 1e-4f * std::fabs(e) || v != again[0].data<float>()[i]) break;
-  }
-  return countOp(optimized.graph(), "FusedConvMaxPool");
+  return runOnAndOff(stemBlock(b), rndT({b.n, b.c, b.h, b.w}, rng), "FusedConvMaxPool");
 }
 
 }  // namespace

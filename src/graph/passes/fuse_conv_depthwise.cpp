@@ -20,6 +20,7 @@
 // B_dw (optional). Attributes: activation / activation_params (the 1x1's),
 // dw_activation / dw_activation_params, and the depthwise Conv's window
 // attributes (kernel_shape, strides, pads, dilations, auto_pad, group).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,8 +30,6 @@
 namespace oinfer::passes {
 
 namespace {
-
-using util::GraphIndex;
 
 constexpr int64_t kMinPlane = 28;
 
@@ -82,50 +81,28 @@ bool isDepthwise(const Graph& g, const Node& n, int64_t channels) {
 }  // namespace
 
 int fuseConvDepthwise(Graph& g) {
-  if (!util::ensureShapes(g)) return 0;
-  const GraphIndex idx(g);
-  std::vector<bool> drop(g.nodes.size(), false);
-  int fused = 0;
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    if (drop[i] || !isExpand(g, g.nodes[i])) continue;
-    const Node& ex = g.nodes[i];
-    const std::string& e = ex.outputs[0];
-    const ValueInfo* ei = g.findValue(e);
-    if (!ei || ei->dtype != DataType::kFloat || !ei->hasShape || ei->shape.size() != 4) continue;
-    const Shape& es = ei->shape;
-    if (!es[2].isStatic() || !es[3].isStatic() || es[2].value < kMinPlane || es[3].value < kMinPlane) continue;
-    const int r = util::onlyReader(g, idx, e);
-    if (r < 0 || drop[r] || g.nodes[r].inputs.empty() || g.nodes[r].inputs[0] != e) continue;
-    const Node& dw = g.nodes[r];
-    const int64_t channels = g.initializers.at(ex.inputs[1]).dim(0);
-    if (!isDepthwise(g, dw, channels)) continue;
-    if (std::count(dw.inputs.begin(), dw.inputs.end(), e) != 1) continue;
-
-    Node f = util::internalNode("FusedConvDepthwise", ex.name.empty() ? dw.name : ex.name + "+" + dw.name);
-    f.inputs = {ex.inputs[0], ex.inputs[1], hasInput(ex, 2) ? ex.inputs[2] : std::string(), dw.inputs[1],
-                hasInput(dw, 2) ? dw.inputs[2] : std::string()};
-    f.outputs = dw.outputs;
-    for (const Attribute& a : dw.attributes) {
-      if (a.name == "activation" || a.name == "activation_params") {
-        Attribute c = a;
-        c.name = "dw_" + a.name;
-        f.attributes.push_back(c);
-      } else {
-        f.attributes.push_back(a);  // kernel_shape, strides, pads, dilations, auto_pad, group
-      }
-    }
-    for (const Attribute& a : ex.attributes)
-      if (a.name == "activation" || a.name == "activation_params") f.attributes.push_back(a);
-    // The fused node takes the depthwise's place (after every producer of
-    // its inputs); the expand's slot is dropped.
-    g.nodes[r] = std::move(f);
-    drop[i] = true;
-    ++fused;
-  }
-  if (!fused) return 0;
-  util::removeNodes(g, drop);
-  util::useInternalDomain(g);
-  return fused;
+  return util::fusePairs(
+      g, [&](const Node& n) { return isExpand(g, n); },
+      [&](const Node& ex, const Node& dw, const Shape& es) -> std::optional<Node> {
+        if (es[2].value < kMinPlane || es[3].value < kMinPlane) return std::nullopt;
+        if (!isDepthwise(g, dw, g.initializers.at(ex.inputs[1]).dim(0))) return std::nullopt;
+        Node f = util::internalNode("FusedConvDepthwise", ex.name.empty() ? dw.name : ex.name + "+" + dw.name);
+        f.inputs = {ex.inputs[0], ex.inputs[1], hasInput(ex, 2) ? ex.inputs[2] : std::string(), dw.inputs[1],
+                    hasInput(dw, 2) ? dw.inputs[2] : std::string()};
+        f.outputs = dw.outputs;
+        for (const Attribute& a : dw.attributes) {
+          if (a.name == "activation" || a.name == "activation_params") {
+            Attribute c = a;
+            c.name = "dw_" + a.name;
+            f.attributes.push_back(c);
+          } else {
+            f.attributes.push_back(a);  // kernel_shape, strides, pads, dilations, auto_pad, group
+          }
+        }
+        for (const Attribute& a : ex.attributes)
+          if (a.name == "activation" || a.name == "activation_params") f.attributes.push_back(a);
+        return f;
+      });
 }
 
 }  // namespace oinfer::passes

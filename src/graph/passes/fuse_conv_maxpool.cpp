@@ -22,6 +22,7 @@
 // (pool_kernel_shape, pool_strides, pool_pads, pool_dilations,
 // pool_auto_pad, pool_ceil_mode).
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,6 @@
 namespace oinfer::passes {
 
 namespace {
-
-using util::GraphIndex;
 
 constexpr int64_t kMaxStemChannels = 4;
 constexpr int64_t kMinRow = 16;
@@ -72,41 +71,23 @@ bool isStridedMaxPool(const Node& n) {
 }  // namespace
 
 int fuseConvMaxPool(Graph& g) {
-  if (!util::ensureShapes(g)) return 0;
-  const GraphIndex idx(g);
-  std::vector<bool> drop(g.nodes.size(), false);
-  int fused = 0;
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    if (drop[i] || !isStem(g, g.nodes[i])) continue;
-    const Node& cv = g.nodes[i];
-    const std::string& s = cv.outputs[0];
-    const ValueInfo* si = g.findValue(s);
-    if (!si || si->dtype != DataType::kFloat || !si->hasShape || si->shape.size() != 4) continue;
-    if (!si->shape[2].isStatic() || !si->shape[3].isStatic() || si->shape[3].value < kMinRow) continue;
-    const int r = util::onlyReader(g, idx, s, "MaxPool");
-    if (r < 0 || drop[r] || g.nodes[r].inputs.empty() || g.nodes[r].inputs[0] != s) continue;
-    const Node& mp = g.nodes[r];
-    if (!isStridedMaxPool(mp)) continue;
-
-    Node f = util::internalNode("FusedConvMaxPool", cv.name.empty() ? mp.name : cv.name + "+" + mp.name);
-    f.inputs = {cv.inputs[0], cv.inputs[1], hasInput(cv, 2) ? cv.inputs[2] : std::string()};
-    f.outputs = {mp.outputs[0]};
-    f.attributes = cv.attributes;  // kernel_shape, strides, pads, dilations, auto_pad, group, activation(_params)
-    for (const Attribute& a : mp.attributes) {
-      if (a.name == "storage_order") continue;  // only shapes the Indices output, which there is none of
-      Attribute c = a;
-      c.name = "pool_" + a.name;
-      f.attributes.push_back(c);
-    }
-    // The fused node takes the pool's place; the Conv's slot is dropped.
-    g.nodes[r] = std::move(f);
-    drop[i] = true;
-    ++fused;
-  }
-  if (!fused) return 0;
-  util::removeNodes(g, drop);
-  util::useInternalDomain(g);
-  return fused;
+  return util::fusePairs(
+      g, [&](const Node& n) { return isStem(g, n); },
+      [&](const Node& cv, const Node& mp, const Shape& ss) -> std::optional<Node> {
+        if (ss[3].value < kMinRow || !isStridedMaxPool(mp)) return std::nullopt;
+        Node f = util::internalNode("FusedConvMaxPool", cv.name.empty() ? mp.name : cv.name + "+" + mp.name);
+        f.inputs = {cv.inputs[0], cv.inputs[1], hasInput(cv, 2) ? cv.inputs[2] : std::string()};
+        f.outputs = {mp.outputs[0]};
+        f.attributes = cv.attributes;  // kernel_shape, strides, pads, dilations, auto_pad, group, activation(_params)
+        for (const Attribute& a : mp.attributes) {
+          if (a.name == "storage_order") continue;  // only shapes the Indices output, which there is none of
+          Attribute c = a;
+          c.name = "pool_" + a.name;
+          f.attributes.push_back(c);
+        }
+        return f;
+      },
+      "MaxPool");
 }
 
 }  // namespace oinfer::passes

@@ -197,4 +197,38 @@ inline void useInternalDomain(Graph& g) {
   if (!g.opsetImports.count(kInternalDomain)) g.opsetImports[kInternalDomain] = 1;
 }
 
+// The shared shape of the Conv pair fusions (fuse_conv_depthwise.cpp,
+// fuse_conv_maxpool.cpp): for every node `head(node)` accepts whose one
+// output V is float32 and 4-d with static spatial dims, and is read by one
+// node only (of op `readerOp` in the default domain, when given), as its
+// first input and nowhere else, `pair(head, reader, V's shape)` may return
+// the fused node, which takes the reader's slot (after every producer of
+// its inputs); the head's is dropped. Returns the number of fused pairs.
+template <class Head, class Pair>
+int fusePairs(Graph& g, Head head, Pair pair, const char* readerOp = nullptr) {
+  if (!ensureShapes(g)) return 0;
+  const GraphIndex idx(g);
+  std::vector<bool> drop(g.nodes.size(), false);
+  int fused = 0;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (drop[i] || g.nodes[i].outputs.size() != 1 || !head(g.nodes[i])) continue;
+    const std::string& v = g.nodes[i].outputs[0];
+    const ValueInfo* vi = g.findValue(v);
+    if (!vi || vi->dtype != DataType::kFloat || !vi->hasShape || vi->shape.size() != 4) continue;
+    if (!vi->shape[2].isStatic() || !vi->shape[3].isStatic()) continue;
+    const int r = onlyReader(g, idx, v, readerOp);
+    if (r < 0 || drop[r] || g.nodes[r].inputs.empty() || g.nodes[r].inputs[0] != v) continue;
+    if (std::count(g.nodes[r].inputs.begin(), g.nodes[r].inputs.end(), v) != 1) continue;
+    std::optional<Node> f = pair(g.nodes[i], g.nodes[r], vi->shape);
+    if (!f) continue;
+    g.nodes[r] = std::move(*f);
+    drop[i] = true;
+    ++fused;
+  }
+  if (!fused) return 0;
+  removeNodes(g, drop);
+  useInternalDomain(g);
+  return fused;
+}
+
 }  // namespace oinfer::passes::util
