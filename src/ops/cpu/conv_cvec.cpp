@@ -197,8 +197,11 @@ bool cvecPreferred(const ConvGeom& g) {
   // epilogue is amortised: 1024->256 @14 0.70-0.83, 2048->512 @7 0.78-0.85,
   // 512->2048 @7 0.81-0.82, 1024->512 @14 0.88-0.90, 512->1000 @13 0.84-0.87,
   // 384->64 @14 0.76-0.84; behind on large planes or a short K (64->256 @56
-  // 1.13, 96->24 @56 1.44-1.53, 16->96 @112 1.43-1.49) and strided 1x1
-  // (0.98-1.42). On 7x7 planes (49 pixels: the GEMM's 16-pixel vectors 77%
+  // 1.13, 96->24 @56 1.44-1.53, 16->96 @112 1.43-1.49). Strided 1x1 (the
+  // ResNet downsamples, whose GEMM gathers the strided input into panels
+  // first) measured 0.98-1.42 against an earlier form of this kernel; now
+  // ahead: 256->512 @56 0.88-0.95, 512->1024 @28 0.85-1.02, 1024->2048 @14
+  // 0.77-0.85 (2 threads, warm and with the caches evicted). On 7x7 planes (49 pixels: the GEMM's 16-pixel vectors 77%
   // full) a shorter K is enough: 96->576 0.72-0.84, 128->512 0.73-0.75,
   // 160->960 0.77-0.91, 192->1152 0.82-0.88; on 14x14 it is not (64->384
   // 1.04-1.13, 80->480 0.94-1.15, 112->672 0.99-1.00).
@@ -207,6 +210,7 @@ bool cvecPreferred(const ConvGeom& g) {
   // against one broadcast input value, where the GEMM's 32-pixel tiles ran
   // one live column in 32 (EfficientNet-B0's 48->1152 in the model: 0.040
   // -> 0.017-0.027 ms; its 32 SE convs 0.42 -> 0.36 ms).
+  if (g.K == 1 && (g.s[1] > 1 || g.s[2] > 1)) return true;
   if (g.K == 1)
     return g.s[1] == 1 && g.s[2] == 1 &&
            ((g.gridSize <= 196 && g.Cg >= 256) || (g.gridSize <= 49 && g.Cg >= 96) || g.gridSize <= 4);
