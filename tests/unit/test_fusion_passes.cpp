@@ -600,3 +600,53 @@ TEST(FusionPasses, FusedConvMaxPoolRuntimeWeightsAndErrors) {
     EXPECT_NE(std::string(e.what()).find("attribute 'pool_kernel_shape' is required"), std::string::npos) << e.what();
   }
 }
+
+// A FusedConvMaxPool the fused kernel does not take (5 input channels, a
+// stride-1 pool) runs the Conv and the pool apart, constant weights included.
+TEST(FusionPasses, FusedConvMaxPoolApart) {
+  std::mt19937 rng(8);
+  auto build = [&](bool fused) {
+    Graph g;
+    g.opsetImports[""] = 14;
+    if (fused) g.opsetImports["ai.oinfer"] = 1;
+    g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {2, 5, 17, 19}});
+    std::mt19937 wr(9);
+    g.initializers["W"] = rndT({12, 5, 3, 3}, wr);
+    g.initializers["B"] = rndT({12}, wr);
+    if (fused) {
+      Node f = mk("FusedConvMaxPool", "fcm", {"x", "W", "B"}, {"y"});
+      f.domain = "ai.oinfer";
+      addInts(f, "strides", {2, 2});
+      addInts(f, "pads", {1, 1, 1, 1});
+      addInts(f, "pool_kernel_shape", {2, 2});
+      addInts(f, "pool_strides", {1, 1});
+      f.attributes.push_back(passes::util::stringAttr("activation", "Relu"));
+      g.nodes.push_back(f);
+    } else {
+      Node c = mk("Conv", "c", {"x", "W", "B"}, {"c0"});
+      addInts(c, "strides", {2, 2});
+      addInts(c, "pads", {1, 1, 1, 1});
+      g.nodes.push_back(c);
+      g.nodes.push_back(mk("Relu", "r", {"c0"}, {"c1"}));
+      Node p = mk("MaxPool", "p", {"c1"}, {"y"});
+      addInts(p, "kernel_shape", {2, 2});
+      addInts(p, "strides", {1, 1});
+      g.nodes.push_back(p);
+    }
+    output(g, "y");
+    return g;
+  };
+  Tensor x = rndT({2, 5, 17, 19}, rng);
+  SessionOptions off;
+  off.optimizationLevel = 0;
+  Session sf(build(true), off), sr(build(false), off);
+  auto a = sr.run({{"x", x}});
+  auto r = sf.run({{"x", x}});
+  auto again = sf.run({{"x", x}});
+  ASSERT_EQ(a[0].shape(), r[0].shape());
+  EXPECT_EQ(r[0].shape(), (std::vector<int64_t>{2, 12, 8, 9}));
+  for (int64_t i = 0; i < a[0].numel(); ++i) {
+    ASSERT_NEAR(r[0].data<float>()[i], a[0].data<float>()[i], 1e-4f) << "element " << i;
+    ASSERT_EQ(r[0].data<float>()[i], again[0].data<float>()[i]) << "element " << i;
+  }
+}
