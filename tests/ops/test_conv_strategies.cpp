@@ -443,7 +443,8 @@ TEST(ConvStrategy, ChannelVecChosen) {
   EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 3, 64, 64}, {64, 3, 9, 9}, {1, 1, 4, 1})))   // 64 of 64
       << "rows that fill the shifted GEMM's panels";
   EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 64, 7, 7}, {64, 64, 1, 1}, {}))) << "1x1 with a short K";
-  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 256, 28, 28}, {64, 256, 1, 1}, {}))) << "1x1 on a large plane";
+  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 256, 28, 28}, {64, 256, 1, 1}, {})));  // long K on a large plane
+  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 128, 28, 28}, {512, 128, 1, 1}, {}))) << "1x1 on a large plane, short K";
   EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 512, 14, 14}, {512, 512, 1, 1}, {1, 2, 0, 1})));  // 1x1 strided
   EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 512, 7, 7}, {512, 512, 1, 1}, {})));  // long K, small plane
   EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 160, 7, 7}, {960, 160, 1, 1}, {})));  // 7x7: a shorter K

@@ -211,9 +211,12 @@ bool cvecPreferred(const ConvGeom& g) {
   // one live column in 32 (EfficientNet-B0's 48->1152 in the model: 0.040
   // -> 0.017-0.027 ms; its 32 SE convs 0.42 -> 0.36 ms).
   if (g.K == 1 && (g.s[1] > 1 || g.s[2] > 1)) return true;
+  // With 256 input channels or more it is ahead on large planes too (the
+  // K-blocked form; 2 threads): 256->64 @56 0.74-0.76, 256->128 @56
+  // 0.88-0.89, 512->128 @28 0.90-0.95, 256->32 @27 0.79-0.82; a short K
+  // stays behind (64->256 @56 1.09-1.10, 128->512 @28 1.05-1.08).
   if (g.K == 1)
-    return g.s[1] == 1 && g.s[2] == 1 &&
-           ((g.gridSize <= 196 && g.Cg >= 256) || (g.gridSize <= 49 && g.Cg >= 96) || g.gridSize <= 4);
+    return g.s[1] == 1 && g.s[2] == 1 && (g.Cg >= 256 || (g.gridSize <= 49 && g.Cg >= 96) || g.gridSize <= 4);
   // Against the shifted-input GEMM: 7x7/2 3->64 @224 0.92, 3x3 64->64 @56
   // 0.81-0.87, 3x3/2 128..512 0.69-0.83, 3x3 512 @7 0.70-0.85, 3x3/2 3->64
   // @224 0.65-0.75, 3x3 16->64 @55 0.92-0.95; but 9x9 3->64 @256 1.08, whose
