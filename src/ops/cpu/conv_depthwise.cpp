@@ -178,9 +178,7 @@ __attribute__((target("avx512f"))) void directS1(const ConvGeom& g, const float*
     omask[c] = gemm::firstLanes(OW - 16 * c);
     for (int kw = 0; kw < KW; ++kw) {
       // Lane e reads input column 16c + e - padL + kw.
-      const int64_t first = 16 * c - padL + kw;
-      const int64_t a = std::clamp<int64_t>(-first, 0, 16), e = std::clamp<int64_t>(W - first, 0, 16);
-      masks[c * KW + kw] = __mmask16(omask[c] & (((1u << e) - 1) & ~((1u << a) - 1)));
+      masks[c * KW + kw] = __mmask16(omask[c] & gemm::lanesWithin(16 * c - padL + kw, 0, W));
     }
   }
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
@@ -219,6 +217,33 @@ __attribute__((target("avx512f"))) void directS1(const ConvGeom& g, const float*
 
 }  // namespace
 
+// Masked 16-lane loads (lanes outside the row are neither read nor kept:
+// small planes paid more in memset/memcpy calls than in copying); stride 2
+// de-interleaves each 32 columns straight into the two phases (through a
+// row buffer the depthwise plane kernel spent a fifth of its stride-2
+// layers' time storing and reloading).
+__attribute__((target("avx512f"))) void padRow512(const float* row, int64_t W, int64_t padL, int64_t len,
+                                                  float* dst) {
+  const float* src = row - padL;  // padded column j is src[j] where it lies inside the row
+  for (int64_t j = 0; j < len; j += 16)
+    _mm512_mask_storeu_ps(dst + j, gemm::firstLanes(len - j),
+                          _mm512_maskz_loadu_ps(gemm::lanesWithin(j, padL, padL + W), src + j));
+}
+
+__attribute__((target("avx512f"))) void padRowPhases512(const float* row, int64_t W, int64_t padL, int64_t n,
+                                                        float* even, float* odd) {
+  const __m512i evenIdx = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+  const __m512i oddIdx = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+  const float* src = row - padL;
+  for (int64_t j = 0; j < n; j += 16) {
+    const __m512 va = _mm512_maskz_loadu_ps(gemm::lanesWithin(2 * j, padL, padL + W), src + 2 * j);
+    const __m512 vc = _mm512_maskz_loadu_ps(gemm::lanesWithin(2 * j + 16, padL, padL + W), src + 2 * j + 16);
+    const __mmask16 km = gemm::firstLanes(n - j);
+    _mm512_mask_storeu_ps(even + j, km, _mm512_permutex2var_ps(va, evenIdx, vc));
+    _mm512_mask_storeu_ps(odd + j, km, _mm512_permutex2var_ps(va, oddIdx, vc));
+  }
+}
+
 bool depthwisePlanesFit(const ConvGeom& g) {
   if (g.k[0] != 1 || g.grid[0] != 1 || g.s[1] != g.s[2] || (g.s[2] != 1 && g.s[2] != 2)) return false;
   if (g.k[1] * g.k[2] > kMaxPlaneTaps) return false;
@@ -253,8 +278,6 @@ __attribute__((target("avx512f"))) void depthwisePlanes512(const ConvGeom& g, co
   const PlaneLayout layout = planeLayout(g);
   const int64_t Wg = layout.Wg, maxShiftRows = layout.shiftRows, nb = layout.rows;
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
-  const __m512i evenIdx = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
-  const __m512i oddIdx = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
   const bool doPost = z || post.act != GemmActivation::kNone;
   // Every band uses the full band's sub-plane size, so the tap offsets
   // (sub-plane of the tap's phase, plus its row and column shift) are fixed.
@@ -291,31 +314,8 @@ __attribute__((target("avx512f"))) void depthwisePlanes512(const ConvGeom& g, co
             for (int pc = 0; pc < s; ++pc) std::fill(d0 + pc * subSize, d0 + pc * subSize + Wg, 0.f);
             continue;
           }
-          // The padded row's columns [0, s * Wg): zeros, the input row, zeros,
-          // read with masked 16-lane loads (lanes outside [lo, hi) are neither
-          // read nor kept: small planes paid more in memset/memcpy calls than
-          // in copying). Stride 2 de-interleaves each 32 columns straight
-          // into the two column phases (through a row buffer it spent a
-          // fifth of the stride-2 layers' time storing and reloading).
-          const int64_t len = s * Wg, lo = std::min(len, padL), hi = std::clamp<int64_t>(padL + W, lo, len);
-          const float* src = xp + ih * W - padL;
-          auto validAt = [&](int64_t j) {
-            const int64_t a = std::clamp<int64_t>(lo - j, 0, 16), e = std::clamp<int64_t>(hi - j, 0, 16);
-            return __mmask16(((1u << e) - 1) & ~((1u << a) - 1));
-          };
-          if (s == 1) {
-            for (int64_t j = 0; j < len; j += 16)
-              _mm512_mask_storeu_ps(d0 + j, gemm::firstLanes(len - j), _mm512_maskz_loadu_ps(validAt(j), src + j));
-          } else {
-            float* d1 = d0 + subSize;
-            for (int64_t j = 0; j < Wg; j += 16) {
-              const __m512 va = _mm512_maskz_loadu_ps(validAt(2 * j), src + 2 * j);
-              const __m512 vc = _mm512_maskz_loadu_ps(validAt(2 * j + 16), src + 2 * j + 16);
-              const __mmask16 km = gemm::firstLanes(Wg - j);
-              _mm512_mask_storeu_ps(d0 + j, km, _mm512_permutex2var_ps(va, evenIdx, vc));
-              _mm512_mask_storeu_ps(d1 + j, km, _mm512_permutex2var_ps(va, oddIdx, vc));
-            }
-          }
+          if (s == 1) padRow512(xp + ih * W, W, padL, Wg, d0);
+          else padRowPhases512(xp + ih * W, W, padL, Wg, d0, d0 + subSize);
         }
       std::fill(buf + s * s * subSize, buf + s * s * subSize + 16, 0.f);
       // The grid: rows * Wg outputs, 64 then 16 at a time; reads stay inside

@@ -114,6 +114,12 @@ void pixvecRows(const ConvGeom& g, const std::vector<PackedB>& packed, const Pix
 bool depthwiseRow512(const float* const* xrows, const float* w, int KH, int KW, int stride, int64_t padW, int64_t W,
                      int64_t OW, float bias, float* y);
 bool depthwisePlanesFit(const ConvGeom& g);
+// One input row (W values) zero-padded: padded column j is row[j - padL]
+// inside the row, 0 outside. padRow512 writes columns [0, len) to dst;
+// padRowPhases512 splits columns [0, 2n) by parity, even[j] = column 2j,
+// odd[j] = column 2j + 1 (the stride-2 phases).
+void padRow512(const float* row, int64_t W, int64_t padL, int64_t len, float* dst);
+void padRowPhases512(const float* row, int64_t W, int64_t padL, int64_t n, float* even, float* odd);
 void depthwisePlanes512(const ConvGeom& g, const float* x, const float* w, const float* b, const float* z, float* y,
                         int64_t ldy, int64_t p0, int64_t p1, bool clamp, float lo, float hi, const GemmEpilogue& post);
 bool depthwiseBlocksFit(const ConvGeom& g);

@@ -31,7 +31,10 @@ constexpr int kChans = 8;             // output channels per tile
 constexpr int kVecs = 3;              // 16-pixel vectors per tile
 constexpr int64_t kMaxSteps = kPixvecMaxSteps;
 constexpr int64_t kMaxChannels = 4;
-constexpr int64_t kMaxRowCols = 2048;  // phase columns (Wq) the row copy's stack buffer holds
+// The widest rows (phase columns, Wq) a plan gives the kernel. It sized a
+// stack row buffer the phase copy no longer uses; kept so the strategy a
+// plan picks is unchanged (wider rows take the GEMM paths, as before).
+constexpr int64_t kMaxRowCols = 2048;
 
 thread_local cpu::AlignedScratch<float> tlsPhases;  // the caller's (workers fill it)
 
@@ -49,34 +52,6 @@ PhaseLayout phaseLayout(const ConvGeom& g) {
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-// One input row into its s phase rows of Wq floats (phase q, column j =
-// padded column j * s + q; zeros outside the row).
-__attribute__((target("avx512f"))) void copyRow(const float* src, int64_t W, int64_t padL, int64_t s, int64_t Wq,
-                                                float* dst) {
-  if (s == 1) {
-    const int64_t lo = std::min(Wq, padL), hi = std::clamp<int64_t>(padL + W, lo, Wq);
-    std::memset(dst, 0, size_t(lo) * sizeof(float));
-    std::memcpy(dst + lo, src + (lo - padL), size_t(hi - lo) * sizeof(float));
-    std::memset(dst + hi, 0, size_t(Wq - hi) * sizeof(float));
-    return;
-  }
-  // Stride 2: the padded row first (2 * Wq columns), then de-interleaved 16
-  // pairs at a time.
-  alignas(64) float row[2 * kMaxRowCols + 32];
-  const int64_t len = 2 * Wq, lo = std::min(len, padL), hi = std::clamp<int64_t>(padL + W, lo, len);
-  std::memset(row, 0, size_t(lo) * sizeof(float));
-  std::memcpy(row + lo, src + (lo - padL), size_t(hi - lo) * sizeof(float));
-  std::memset(row + hi, 0, size_t(len + 32 - hi) * sizeof(float));
-  const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
-  const __m512i odd = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
-  for (int64_t j = 0; j < Wq; j += 16) {
-    const __m512 a = _mm512_load_ps(row + 2 * j), c = _mm512_load_ps(row + 2 * j + 16);
-    const __mmask16 m = gemm::firstLanes(Wq - j);
-    _mm512_mask_storeu_ps(dst + j, m, _mm512_permutex2var_ps(a, even, c));
-    _mm512_mask_storeu_ps(dst + Wq + j, m, _mm512_permutex2var_ps(a, odd, c));
-  }
-}
-
 struct TileArgs {
   const float* in;       // the phase copy at this output row's first padded row
   const int64_t* taps;   // per step: offset of its phase row (+ column shift) from `in`
@@ -139,7 +114,7 @@ bool pixvecPreferred(const ConvGeom& g) {
   if (g.k[0] != 1 || g.grid[0] != 1 || g.img[0] != 1 || g.G != 1) return false;
   if (g.s[1] != g.s[2] || (g.s[2] != 1 && g.s[2] != 2) || g.dil[1] != 1 || g.dil[2] != 1) return false;
   if (g.Cg > kMaxChannels || g.Cg * g.K > kMaxSteps || g.Mg < kChans) return false;
-  return g.grid[2] >= 16 && phaseLayout(g).Wq <= kMaxRowCols;  // a whole vector per row; the row buffer
+  return g.grid[2] >= 16 && phaseLayout(g).Wq <= kMaxRowCols;  // a whole vector per row
 }
 
 std::vector<PackedB> packPixvecWeights(const ConvGeom& g, const float* w) {
@@ -178,7 +153,8 @@ const float* pixvecPhases(ThreadPool& pool, const ConvGeom& g, const float* xn) 
         std::memset(dst, 0, size_t(s * Wq) * sizeof(float));
         continue;
       }
-      copyRow(xn + c * g.imgSize + ih * W, W, padL, s, Wq, dst);
+      if (s == 1) padRow512(xn + c * g.imgSize + ih * W, W, padL, Wq, dst);
+      else padRowPhases512(xn + c * g.imgSize + ih * W, W, padL, Wq, dst, dst + Wq);
     }
   }, std::max<int64_t>(1, 4096 / (s * Wq)));
   return phases;

@@ -18,6 +18,7 @@
 #endif
 
 #include "ops/cpu/dispatch.h"
+#include "ops/cpu/gemm/act512.h"
 #include "ops/cpu/pool_common.h"
 
 namespace oinfer::pool {
@@ -204,10 +205,7 @@ __attribute__((target("avx512f"))) void maxPoolS2Planes512(const PoolGeom& g, co
   const __m512 low = _mm512_set1_ps(std::numeric_limits<float>::lowest());
   const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
   const __m512i odd = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
-  auto colMask = [W](int64_t c) -> __mmask16 {
-    const int64_t lo = std::clamp<int64_t>(-c, 0, 16), hi = std::clamp<int64_t>(W - c, 0, 16);
-    return hi <= lo ? __mmask16(0) : __mmask16(((1u << hi) - 1) & ~((1u << lo) - 1));
-  };
+  auto colMask = [W](int64_t c) { return gemm::lanesWithin(c, 0, W); };
   for (int64_t p = p0; p < p1; ++p) {
     const float* xp = x + p * ldx;
     float* yp = y + p * ldy;
@@ -236,33 +234,13 @@ __attribute__((target("avx512f"))) void maxPoolS2Planes512(const PoolGeom& g, co
 }
 #endif
 
-bool s2PlanesFit(const PoolGeom& g) {
-#if defined(__x86_64__) || defined(__i386__)
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
-  return avx512 && g.out[0] == 1 && g.k[0] == 1 && g.dil[1] == 1 && g.dil[2] == 1 && g.s[1] == 2 && g.s[2] == 2 &&
-         g.k[1] == g.k[2] && (g.k[2] == 2 || g.k[2] == 3);
-#else
-  (void)g;
-  return false;
-#endif
-}
-
-void s2Planes(const PoolGeom& g, const float* x, int64_t ldx, float* y, int64_t ldy, int64_t p0, int64_t p1) {
-#if defined(__x86_64__) || defined(__i386__)
-  if (g.k[2] == 3) maxPoolS2Planes512<3>(g, x, ldx, y, ldy, p0, p1);
-  else maxPoolS2Planes512<2>(g, x, ldx, y, ldy, p0, p1);
-#else
-  (void)g, (void)x, (void)ldx, (void)y, (void)ldy, (void)p0, (void)p1;
-#endif
-}
-
 bool maxPoolSeparable(ThreadPool& pool, const PoolGeom& g, const float* x, float* y) {
   if (g.out[0] != 1 || g.k[0] != 1 || g.dil[1] != 1 || g.dil[2] != 1) return false;
   static const bool avx512 = __builtin_cpu_supports("avx512f");
 #if defined(__x86_64__) || defined(__i386__)
-  if (s2PlanesFit(g)) {
+  if (maxPoolS2PlanesFit(g)) {
     pool.parallelFor(g.planes, [&](int64_t begin, int64_t end) {
-      s2Planes(g, x, g.imgSize, y, g.outSize, begin, end);
+      maxPoolS2Planes(g, x, g.imgSize, y, g.outSize, begin, end);
     }, std::max<int64_t>(1, 16384 / std::max<int64_t>(g.imgSize, 1)));
     return true;
   }
@@ -401,10 +379,24 @@ void addOp(Registry& r, const char* op, std::initializer_list<int> versions, Kin
 
 }  // namespace
 
-bool maxPoolS2PlanesFit(const PoolGeom& g) { return s2PlanesFit(g); }
+bool maxPoolS2PlanesFit(const PoolGeom& g) {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  return avx512 && g.out[0] == 1 && g.k[0] == 1 && g.dil[1] == 1 && g.dil[2] == 1 && g.s[1] == 2 && g.s[2] == 2 &&
+         g.k[1] == g.k[2] && (g.k[2] == 2 || g.k[2] == 3);
+#else
+  (void)g;
+  return false;
+#endif
+}
 
 void maxPoolS2Planes(const PoolGeom& g, const float* x, int64_t ldx, float* y, int64_t ldy, int64_t p0, int64_t p1) {
-  s2Planes(g, x, ldx, y, ldy, p0, p1);
+#if defined(__x86_64__) || defined(__i386__)
+  if (g.k[2] == 3) maxPoolS2Planes512<3>(g, x, ldx, y, ldy, p0, p1);
+  else maxPoolS2Planes512<2>(g, x, ldx, y, ldy, p0, p1);
+#else
+  (void)g, (void)x, (void)ldx, (void)y, (void)ldy, (void)p0, (void)p1;
+#endif
 }
 
 void maxPoolFloat(ThreadPool& pool, const PoolGeom& g, const float* x, float* y) {

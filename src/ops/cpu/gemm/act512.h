@@ -18,6 +18,13 @@ inline __mmask16 firstLanes(int64_t n) {
   return n >= 16 ? __mmask16(0xFFFF) : n <= 0 ? __mmask16(0) : __mmask16((1u << n) - 1);
 }
 
+// The lanes e of a 16-lane vector whose column first + e lies in [lo, hi):
+// a row's columns inside the image (or inside its padded copy) for masked
+// loads that must not read past either end.
+inline __mmask16 lanesWithin(int64_t first, int64_t lo, int64_t hi) {
+  return __mmask16(firstLanes(hi - first) & ~firstLanes(lo - first));
+}
+
 // exp(x) = 2^n * e^r, n = round(x / ln 2), |r| <= ln2 / 2, e^r by a degree-6
 // polynomial (relative error ~2e-7 over the float range); 2^n by scalef.
 __attribute__((target("avx512f"))) inline __m512 exp512(__m512 x) {
