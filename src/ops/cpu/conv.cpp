@@ -65,6 +65,13 @@ std::string inputDesc(const Node& node, size_t i) {
   return "input " + std::to_string(i) + " ('" + node.inputs[i] + "')";
 }
 
+// Input i: the constant the plan kept (`kept`, when defined), else the
+// run's tensor, else null (an absent optional input).
+const Tensor* constOrInput(const Tensor& kept, const KernelContext& ctx, size_t i) {
+  if (kept.defined()) return &kept;
+  return ctx.hasInput(i) ? &ctx.input(i) : nullptr;
+}
+
 ConvGeom convGeom(const Node& node, const WindowAttrs& a, int64_t group, const std::vector<int64_t>& xs,
                   const std::vector<int64_t>& ws) {
   if (xs.size() < 3) fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 0) + " has shape " + shapeToString(xs) + ", expected rank >= 3");
@@ -243,7 +250,7 @@ class ConvKernel final : public Kernel {
     const Node& node_ = ctx.node();
     const Tensor& x = ctx.input(0);
     const Tensor& w = w_.defined() ? w_ : ctx.input(1);
-    const Tensor* b = b_.defined() ? &b_ : (ctx.hasInput(2) ? &ctx.input(2) : nullptr);
+    const Tensor* b = constOrInput(b_, ctx, 2);
     ConvGeom g;
     Strategy st;
     if (geom_ && x.shape() == xShape_ && w.shape() == wShape_) {
@@ -334,10 +341,7 @@ class FusedConvDepthwiseKernel final : public Kernel {
   void run(KernelContext& ctx) override {
     const Node& node = ctx.node();
     const Tensor& x = ctx.input(0);
-    auto in = [&](size_t i) -> const Tensor* {
-      if (consts_[i].defined()) return &consts_[i];
-      return ctx.hasInput(i) ? &ctx.input(i) : nullptr;
-    };
+    auto in = [&](size_t i) { return constOrInput(consts_[i], ctx, i); };
     const Tensor* w1 = in(1);
     const Tensor* b1 = in(2);
     const Tensor* w2 = in(3);
@@ -426,8 +430,8 @@ class FusedConvMaxPoolKernel final : public Kernel {
   void run(KernelContext& ctx) override {
     const Node& node = ctx.node();
     const Tensor& x = ctx.input(0);
-    const Tensor* w = consts_[1].defined() ? &consts_[1] : (ctx.hasInput(1) ? &ctx.input(1) : nullptr);
-    const Tensor* b = consts_[2].defined() ? &consts_[2] : (ctx.hasInput(2) ? &ctx.input(2) : nullptr);
+    const Tensor* w = constOrInput(consts_[1], ctx, 1);
+    const Tensor* b = constOrInput(consts_[2], ctx, 2);
     if (!w) ctx.fail("input 1 (W) is required");
     for (const Tensor* t : {&x, w, b})
       if (t && t->dtype() != DataType::kFloat)
@@ -506,26 +510,17 @@ void register_conv(Registry& r) {
       [](const KernelInit& init) -> std::unique_ptr<Kernel> { return std::make_unique<ConvKernel>(init); });
   f.types = {DataType::kFloat, DataType::kFloat16, DataType::kBFloat16};
   r.add(std::move(f));
-  OpDef fd;
-  fd.domain = "ai.oinfer";
-  fd.opType = "FusedConvDepthwise";
-  fd.sinceVersion = 1;
-  fd.shape = shape::inferFusedConvDepthwise;
-  fd.cpu = [](const KernelInit& init) -> std::unique_ptr<Kernel> {
-    return std::make_unique<FusedConvDepthwiseKernel>(init);
-  };
-  fd.types = {DataType::kFloat};
-  r.add(std::move(fd));
-  OpDef fm;
-  fm.domain = "ai.oinfer";
-  fm.opType = "FusedConvMaxPool";
-  fm.sinceVersion = 1;
-  fm.shape = shape::inferFusedConvMaxPool;
-  fm.cpu = [](const KernelInit& init) -> std::unique_ptr<Kernel> {
-    return std::make_unique<FusedConvMaxPoolKernel>(init);
-  };
-  fm.types = {DataType::kFloat};
-  r.add(std::move(fm));
+  // The CPU-only fused pairs (float32 kernels, no CUDA one).
+  r.add(OpDef{"ai.oinfer", "FusedConvDepthwise", 1, shape::inferFusedConvDepthwise,
+              [](const KernelInit& init) -> std::unique_ptr<Kernel> {
+                return std::make_unique<FusedConvDepthwiseKernel>(init);
+              },
+              {}, {DataType::kFloat}});
+  r.add(OpDef{"ai.oinfer", "FusedConvMaxPool", 1, shape::inferFusedConvMaxPool,
+              [](const KernelInit& init) -> std::unique_ptr<Kernel> {
+                return std::make_unique<FusedConvMaxPoolKernel>(init);
+              },
+              {}, {DataType::kFloat}});
   conv::register_conv_transpose(r);
 }
 

@@ -191,39 +191,32 @@ bool cvecSuits(const ConvGeom& g) {
 
 bool cvecPreferred(const ConvGeom& g) {
   if (!cvecSuits(g)) return false;
-  // Against the GEMM strategies, side by side at 2 threads (cvec / GEMM,
-  // medians of 20, two runs each). 1x1: ahead on small planes with a long K,
-  // where the GEMM's pixel panels are short and the tile's transposing
-  // epilogue is amortised: 1024->256 @14 0.70-0.83, 2048->512 @7 0.78-0.85,
-  // 512->2048 @7 0.81-0.82, 1024->512 @14 0.88-0.90, 512->1000 @13 0.84-0.87,
-  // 384->64 @14 0.76-0.84; behind on large planes or a short K (64->256 @56
-  // 1.13, 96->24 @56 1.44-1.53, 16->96 @112 1.43-1.49). Strided 1x1 (the
-  // ResNet downsamples, whose GEMM gathers the strided input into panels
-  // first) measured 0.98-1.42 against an earlier form of this kernel; now
-  // ahead: 256->512 @56 0.88-0.95, 512->1024 @28 0.85-1.02, 1024->2048 @14
-  // 0.77-0.85 (2 threads, warm and with the caches evicted). On 7x7 planes (49 pixels: the GEMM's 16-pixel vectors 77%
-  // full) a shorter K is enough: 96->576 0.72-0.84, 128->512 0.73-0.75,
-  // 160->960 0.77-0.91, 192->1152 0.82-0.88; on 14x14 it is not (64->384
-  // 1.04-1.13, 80->480 0.94-1.15, 112->672 0.99-1.00).
-  // A 1x1 over a few pixels (squeeze-and-excitation's convs over one) is a
-  // matrix-vector product: here it streams the weights a step at a time
-  // against one broadcast input value, where the GEMM's 32-pixel tiles ran
-  // one live column in 32 (EfficientNet-B0's 48->1152 in the model: 0.040
-  // -> 0.017-0.027 ms; its 32 SE convs 0.42 -> 0.36 ms).
-  if (g.K == 1 && (g.s[1] > 1 || g.s[2] > 1)) return true;
-  // With 256 input channels or more it is ahead on large planes too (the
-  // K-blocked form; 2 threads): 256->64 @56 0.74-0.76, 256->128 @56
-  // 0.88-0.89, 512->128 @28 0.90-0.95, 256->32 @27 0.79-0.82; a short K
-  // stays behind (64->256 @56 1.09-1.10, 128->512 @28 1.05-1.08).
-  if (g.K == 1)
-    return g.s[1] == 1 && g.s[2] == 1 && (g.Cg >= 256 || (g.gridSize <= 49 && g.Cg >= 96) || g.gridSize <= 4);
-  // Against the shifted-input GEMM: 7x7/2 3->64 @224 0.92, 3x3 64->64 @56
-  // 0.81-0.87, 3x3/2 128..512 0.69-0.83, 3x3 512 @7 0.70-0.85, 3x3/2 3->64
-  // @224 0.65-0.75, 3x3 16->64 @55 0.92-0.95; but 9x9 3->64 @256 1.08, whose
-  // output rows fill the shifted GEMM's 32-wide panels. So: strided, or
-  // rows that fill under 90% of the panels they take. (Winograd keeps its
-  // layers: 3x3 128 @28 1.39-1.43, 256 @14 1.21.)
+  // Against the GEMM strategies, side by side at 2 threads (cvec / GEMM).
+  // Strided convs, any kernel (the GEMMs gather the strided input first):
+  // against the shifted-input GEMM 7x7/2 3->64 @224 0.92, 3x3/2 128..512
+  // 0.69-0.83, 3x3/2 3->64 @224 0.65-0.75; 1x1/2 (ResNet's downsamples,
+  // against the im2col GEMM; 0.98-1.42 against an earlier form of this
+  // kernel) 256->512 @56 0.88-0.95, 512->1024 @28 0.85-1.02, 1024->2048 @14
+  // 0.77-0.85, warm and with the caches evicted.
   if (g.s[1] > 1 || g.s[2] > 1) return true;
+  // 1x1: ahead with a long K, whatever the plane (the tile's transposing
+  // epilogue amortised; K blocked): 1024->256 @14 0.70-0.83, 2048->512 @7
+  // 0.78-0.85, 512->1000 @13 0.84-0.87, 256->64 @56 0.74-0.76, 256->128
+  // @56 0.88-0.89, 512->128 @28 0.90-0.95, 256->32 @27 0.79-0.82; behind
+  // with a short K (64->256 @56 1.09-1.13, 128->512 @28 1.05-1.08, 96->24
+  // @56 1.44-1.53, 16->96 @112 1.43-1.49) except on 7x7 planes (49 pixels:
+  // the GEMM's 16-pixel vectors 77% full): 96->576 0.72-0.84, 128->512
+  // 0.73-0.75, 160->960 0.77-0.91, 192->1152 0.82-0.88 (on 14x14 not:
+  // 64->384 1.04-1.13, 80->480 0.94-1.15). A 1x1 over a few pixels
+  // (squeeze-and-excitation's convs over one) is a matrix-vector product,
+  // where the GEMM's 32-pixel tiles ran one live column in 32
+  // (EfficientNet-B0's 48->1152 in the model: 0.040 -> 0.017-0.027 ms).
+  if (g.K == 1) return g.Cg >= 256 || (g.gridSize <= 49 && g.Cg >= 96) || g.gridSize <= 4;
+  // Stride 1, against the shifted-input GEMM: 3x3 64->64 @56 0.81-0.87, 3x3
+  // 512 @7 0.70-0.85, 3x3 16->64 @55 0.92-0.95; but 9x9 3->64 @256 1.08,
+  // whose output rows fill the shifted GEMM's 32-wide panels. So: rows that
+  // fill under 90% of the panels they take. (Winograd keeps its layers: 3x3
+  // 128 @28 1.39-1.43, 256 @14 1.21.)
   const int64_t OW = g.grid[2], panelCols = (OW + 31) / 32 * 32;
   return OW * 10 < panelCols * 9;
 }
