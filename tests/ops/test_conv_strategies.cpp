@@ -346,6 +346,24 @@ conv::Activation tileActivation(const std::string& act, const std::vector<float>
   return a;
 }
 
+// Runs a tile kernel, run(z or null, activation, y), with every tile
+// activation, with and without the residual z, against the plain
+// convolution `plain` (bias included) followed by the residual and the
+// activation.
+template <class Run>
+void expectEpilogues(const Tensor& plain, const Tensor& z, const std::string& label, Run run) {
+  for (const auto& [act, params] : kTileActs)
+    for (bool residual : {false, true}) {
+      SCOPED_TRACE(label + " " + act + (residual ? " +Z" : ""));
+      std::vector<float> y(plain.numel(), NAN);
+      run(residual ? z.data<float>() : nullptr, tileActivation(act, params), y.data());
+      for (int64_t i = 0; i < plain.numel(); ++i) {
+        const float want = actRef(act, params, plain.data<float>()[i] + (residual ? z.data<float>()[i] : 0.f));
+        ASSERT_NEAR(y[i], want, 1e-4f + 1e-4f * std::abs(want)) << "element " << i;
+      }
+    }
+}
+
 // The channel-vector kernel (output channels in the AVX-512 lanes) called
 // directly, so every shape runs it whatever a plan would pick: tiles of 1..14
 // pixels (row widths 13, 7, 29, 14, 28), a last panel of fewer than 32 channels,
@@ -380,7 +398,6 @@ TEST(ConvStrategy, ChannelVecDirect) {
       {{1, 48, 1, 1}, {120, 48, 1, 1}, {}},                // one pixel (squeeze-and-excitation)
       {{1, 8, 6, 56}, {32, 8, 3, 3}, {1, 2, 1, 1}},        // 28-wide rows, stride 2: two tiles of 14
   };
-  const auto& acts = kTileActs;
   if (std::string(sgemmIsa()) != "avx512") GTEST_SKIP() << "the channel-vector kernel needs AVX-512";
   ThreadPool pool(2);
   for (const Case& c : cases) {
@@ -391,21 +408,15 @@ TEST(ConvStrategy, ChannelVecDirect) {
     const Tensor z = rnd(plain.shape(), 14);
     const std::vector<PackedB> packed = conv::packCvecWeights(g, w.data<float>());
     const std::vector<PackedA> packedA = conv::packConvWeights(g, w.data<float>());
-    for (const auto& [act, params] : acts)
-      for (bool residual : {false, true}) {
-        SCOPED_TRACE(shapeToString(c.xs) + " * " + shapeToString(c.ws) + " " + act + (residual ? " +Z" : ""));
-        const conv::Activation a = tileActivation(act, params);
-        std::vector<float> y(plain.numel(), NAN), ys(plain.numel(), NAN);
-        const float* zp = residual ? z.data<float>() : nullptr;
-        conv::convCvec(pool, g, packed, x.data<float>(), b.data<float>(), zp, y.data(), a);
-        if (conv::shiftedSuits(g))
-          conv::convShifted(pool, g, packedA, x.data<float>(), b.data<float>(), zp, ys.data(), a);
-        for (int64_t i = 0; i < plain.numel(); ++i) {
-          const float want = actRef(act, params, plain.data<float>()[i] + (residual ? z.data<float>()[i] : 0.f));
-          ASSERT_NEAR(y[i], want, 1e-4f + 1e-4f * std::abs(want)) << "element " << i;
-          if (conv::shiftedSuits(g)) ASSERT_NEAR(ys[i], want, 1e-4f + 1e-4f * std::abs(want)) << "shifted, element " << i;
-        }
-      }
+    const std::string label = shapeToString(c.xs) + " * " + shapeToString(c.ws);
+    ASSERT_NO_FATAL_FAILURE(expectEpilogues(plain, z, label, [&](const float* zp, const conv::Activation& a, float* y) {
+      conv::convCvec(pool, g, packed, x.data<float>(), b.data<float>(), zp, y, a);
+    }));
+    if (conv::shiftedSuits(g))
+      ASSERT_NO_FATAL_FAILURE(expectEpilogues(plain, z, label + " shifted",
+                                              [&](const float* zp, const conv::Activation& a, float* y) {
+        conv::convShifted(pool, g, packedA, x.data<float>(), b.data<float>(), zp, y, a);
+      }));
   }
 }
 
@@ -480,7 +491,6 @@ TEST(ConvStrategy, PixelVecDirect) {
       {{1, 1, 18, 50}, {8, 1, 3, 3}, asym},             // one channel, asymmetric padding
       {{1, 2, 17, 160}, {9, 2, 3, 3}, {1, 2, 1, 1}},    // 80-wide rows: tiles of 3 and 2 vectors
   };
-  const auto& acts = kTileActs;
   ThreadPool pool(2);
   for (const Case& c : cases) {
     const conv::ConvGeom g = geomOf(c.xs, c.ws, c.p);
@@ -489,18 +499,10 @@ TEST(ConvStrategy, PixelVecDirect) {
     const Tensor plain = direct(x, w, &b, c.p);
     const Tensor z = rnd(plain.shape(), 34);
     const std::vector<PackedB> packed = conv::packPixvecWeights(g, w.data<float>());
-    for (const auto& [act, params] : acts)
-      for (bool residual : {false, true}) {
-        SCOPED_TRACE(shapeToString(c.xs) + " * " + shapeToString(c.ws) + " " + act + (residual ? " +Z" : ""));
-        const conv::Activation a = tileActivation(act, params);
-        std::vector<float> y(plain.numel(), NAN);
-        conv::convPixvec(pool, g, packed, x.data<float>(), b.data<float>(), residual ? z.data<float>() : nullptr,
-                         y.data(), a);
-        for (int64_t i = 0; i < plain.numel(); ++i) {
-          const float want = actRef(act, params, plain.data<float>()[i] + (residual ? z.data<float>()[i] : 0.f));
-          ASSERT_NEAR(y[i], want, 1e-4f + 1e-4f * std::abs(want)) << "element " << i;
-        }
-      }
+    ASSERT_NO_FATAL_FAILURE(expectEpilogues(plain, z, shapeToString(c.xs) + " * " + shapeToString(c.ws),
+                                            [&](const float* zp, const conv::Activation& a, float* y) {
+      conv::convPixvec(pool, g, packed, x.data<float>(), b.data<float>(), zp, y, a);
+    }));
   }
 }
 
