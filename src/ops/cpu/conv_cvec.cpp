@@ -97,7 +97,7 @@ struct TileOut {
 
 #if defined(__x86_64__) || defined(__i386__)
 template <int R, int S>
-__attribute__((target("avx512f"))) void cvecTile(int64_t CK, const float* in, const int64_t* taps, const float* w,
+__attribute__((target("avx512f,prfchw"))) void cvecTile(int64_t CK, const float* in, const int64_t* taps, const float* w,
                                                   const TileOut& o) {
   __m512 c0[R], c1[R];
   if (o.firstBlock) {
@@ -112,7 +112,24 @@ __attribute__((target("avx512f"))) void cvecTile(int64_t CK, const float* in, co
   }
   const char* const pf = o.pf;
   const int64_t pfStride = o.pfStride;
+  // The lines the epilogue writes (and the residual it reads), one per step
+  // from the first: a tile writes R pixels into each of 32 planes, 32 write
+  // streams too many for the hardware prefetcher, so without this every
+  // store that missed L2 (inside a model, where the output buffer was last
+  // used by other layers) waited for its line. Kernel bench, caches evicted,
+  // input produced by both threads, 3x3 16->64 @55: 0.233-0.235 -> 0.208-0.215
+  // ms; side by side (paired medians, off / on) SqueezeNet 0.982-0.997,
+  // ResNet-50 0.985-0.993, MobileNetV2 0.993.
+  const int64_t outLines = o.lastBlock ? std::min<int64_t>(CK, 2 * o.chans) : 0;
+  const char* const yb = reinterpret_cast<const char*>(o.y);
+  const char* const rb = reinterpret_cast<const char*>(o.res);
+  const int64_t ldyBytes = o.ldy * int64_t(sizeof(float));
   for (int64_t k = 0; k < CK; ++k) {
+    if (k < outLines) {
+      const int64_t off = (k >> 1) * ldyBytes + (k & 1) * (R - 1) * int64_t(sizeof(float));
+      __builtin_prefetch(yb + off, 1, 3);
+      if (rb) _mm_prefetch(rb + off, _MM_HINT_T0);
+    }
     if (pf) _mm_prefetch(pf + k * pfStride, _MM_HINT_T1);
     const char* q = reinterpret_cast<const char*>(in + taps[k + kInputAhead]);
     _mm_prefetch(q, _MM_HINT_T0);
