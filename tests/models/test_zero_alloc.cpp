@@ -6,10 +6,12 @@
 #include <execinfo.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <new>
+#include <set>
 
 #include "model_test_util.h"
 
@@ -237,7 +239,8 @@ TEST(ZeroAllocation, WarmRunIntoStemMaxPool) {
   checkFusedNoAllocation(g, {{"x", patterned({1, 3, 224, 224}, 0.1f)}}, "FusedConvMaxPool");
 }
 
-// run() hands out fresh buffers every time; runInto reuses the caller's.
+// runInto reuses the caller's buffers; run() never hands out one the caller
+// still holds.
 TEST(ZeroAllocation, RunIntoWritesIntoTheCallersBuffers) {
   const auto sets = loadNumberedDataSets("resnet_bn");
   Session session(Graph::loadFromONNX(modelPath("resnet_bn")));
@@ -250,6 +253,55 @@ TEST(ZeroAllocation, RunIntoWritesIntoTheCallersBuffers) {
   auto fresh = session.run(in);
   EXPECT_NE(fresh[0].data(), before);
   EXPECT_TRUE(allClose(outs[0], fresh[0], "runInto vs run"));
+}
+
+// run() keeps the output buffers it hands out and writes a later run's
+// outputs into one the caller has released, never into one still held: the
+// usual `outs = session.run(in)` loop alternates between two buffers, and
+// results the caller keeps are not overwritten by later runs.
+TEST(ZeroAllocation, RunReusesOutputsTheCallerReleased) {
+  Graph g;
+  g.opsetImports[""] = 13;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 16, 32, 32}});
+  g.nodes.push_back(opNode("Relu", {"x"}, {"y"}));
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  Session session(g);
+  const Tensor x1 = patterned({1, 16, 32, 32}, 0.1f), x2 = patterned({1, 16, 32, 32}, -0.2f);
+  auto relu = [](const Tensor& x) {
+    Tensor y(DataType::kFloat, x.shape());
+    for (int64_t i = 0; i < x.numel(); ++i) y.data<float>()[i] = std::max(0.f, x.data<float>()[i]);
+    return y;
+  };
+  const Tensor y1 = relu(x1), y2 = relu(x2);
+  const TensorMap in1 = {{"x", x1}}, in2 = {{"x", x2}};
+
+  std::vector<Tensor> a = session.run(in1);
+  std::vector<Tensor> b = session.run(in2);  // a is held: b gets another buffer
+  ASSERT_EQ(a.size(), 1u);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_NE(a[0].data(), b[0].data());
+  EXPECT_TRUE(allClose(a[0], y1, "first run, after the second"));
+  EXPECT_TRUE(allClose(b[0], y2, "second run"));
+
+  const void* released = a[0].data();
+  a.clear();
+  std::vector<Tensor> c = session.run(in1);  // a's buffer is free again
+  EXPECT_EQ(c[0].data(), released);
+  EXPECT_TRUE(allClose(c[0], y1, "third run, into the released buffer"));
+  EXPECT_TRUE(allClose(b[0], y2, "second run, after the third"));
+
+  // The usual loop: the last run's outputs are still held while the next
+  // runs, so it alternates between the two kept buffers.
+  b.clear();
+  c.clear();
+  std::set<const void*> seen;
+  std::vector<Tensor> outs;
+  for (int i = 0; i < 6; ++i) {
+    outs = session.run(i % 2 ? in2 : in1);
+    seen.insert(outs[0].data());
+    EXPECT_TRUE(allClose(outs[0], i % 2 ? y2 : y1, "loop run " + std::to_string(i)));
+  }
+  EXPECT_EQ(seen.size(), 2u);
 }
 
 }  // namespace
