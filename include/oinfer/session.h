@@ -85,6 +85,8 @@ class Session {
   Session& operator=(const Session&) = delete;
 
   // Runs the graph; returns every graph output, in graph order. Thread-safe.
+  // Outputs get buffers of their own: a later run never writes into one the
+  // caller still holds, but reuses (up to two per output) those it released.
   std::vector<Tensor> run(const TensorMap& inputs);
   // Returns the named values (graph outputs or intermediates), in that order.
   std::vector<Tensor> run(const TensorMap& inputs, const std::vector<std::string>& outputNames);
