@@ -6,12 +6,14 @@
 // The strategy is the one a plan picks for constant weights (Winograd for the
 // 3x3 stride-1 layers unless --no-winograd).
 //   oinfer-kernel-bench [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold] [--cold-mib N] [--cvec]
-//                       [--produced]
+//                       [--produced] [--residual]
 // --cold streams 16 MiB (--cold-mib: N MiB; past the L3, weights come from
 // memory as in a large model) through every thread before each timed call.
 // --produced rewrites the input before each timed call on all threads, a
 // block of channels each, as the layer before leaves it inside a model (half
 // of it in the other core's cache).
+// --residual adds a residual input (a bottleneck's skip connection) to every
+// shape, read in the epilogue as FusedConv's fourth input is.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -62,7 +64,7 @@ conv::ConvGeom geom(const LayerShape& sh) {
 int main(int argc, char** argv) {
   int threads = 0, reps = 30;
   std::string filter;
-  bool winograd = true, cold = false, cvec = false, produced = false;
+  bool winograd = true, cold = false, cvec = false, produced = false, residual = false;
   size_t flushMiB = 16;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::atoi(argv[++i]);
@@ -73,8 +75,9 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--cold-mib") && i + 1 < argc) cold = true, flushMiB = std::strtoul(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--cvec")) cvec = true;
     else if (!std::strcmp(argv[i], "--produced")) produced = true;
+    else if (!std::strcmp(argv[i], "--residual")) residual = true;
     else {
-      std::printf("usage: %s [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold] [--cold-mib N] [--cvec] [--produced]\n", argv[0]);
+      std::printf("usage: %s [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold] [--cold-mib N] [--cvec] [--produced] [--residual]\n", argv[0]);
       return 2;
     }
   }
@@ -195,6 +198,8 @@ int main(int argc, char** argv) {
     conv::Activation act;
     act.act = GemmActivation::kRelu;
     std::vector<float> yc(useCvec ? y.size() : 0);
+    std::vector<float> zres(residual ? y.size() : 0, 0.5f);  // --residual: the fused Add's input
+    const float* zp = zres.empty() ? nullptr : zres.data();
     std::vector<double> ms, msC;
     for (int r = 0; r < reps + 3; ++r) {
       for (int which = 0; which < (useCvec ? 2 : 1); ++which) {
@@ -206,13 +211,13 @@ int main(int argc, char** argv) {
           });
         const auto t0 = std::chrono::steady_clock::now();
         if (c)
-          conv::convCvec(pool, g, cv, x.data(), b.data(), nullptr, yc.data(), act);
+          conv::convCvec(pool, g, cv, x.data(), b.data(), zp, yc.data(), act);
         else if (st == conv::Strategy::kWinograd)
-          conv::convWinograd(pool, g, x.data(), wino, b.data(), nullptr, y.data(), act);
+          conv::convWinograd(pool, g, x.data(), wino, b.data(), zp, y.data(), act);
         else if (st == conv::Strategy::kPixelVec)
-          conv::convPixvec(pool, g, wino, x.data(), b.data(), nullptr, y.data(), act);
+          conv::convPixvec(pool, g, wino, x.data(), b.data(), zp, y.data(), act);
         else
-          conv::convFloat(pool, g, st, x.data(), w.data(), packed, b.data(), nullptr, y.data(), act);
+          conv::convFloat(pool, g, st, x.data(), w.data(), packed, b.data(), zp, y.data(), act);
         const auto t1 = std::chrono::steady_clock::now();
         if (r >= 3) (c ? msC : ms).push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
       }
