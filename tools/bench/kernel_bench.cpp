@@ -4,7 +4,8 @@
 // the GEMM / Conv kernels; model-level comparisons against onnxruntime are
 // tools/bench/bench.py.
 // The strategy is the one a plan picks for constant weights (Winograd for the
-// 3x3 stride-1 layers unless --no-winograd).
+// 3x3 stride-1 layers unless --no-winograd, the channel-vector kernel where
+// cvecPreferred holds).
 //   oinfer-kernel-bench [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold] [--cold-mib N] [--cvec]
 //                       [--produced] [--residual]
 // --cold streams 16 MiB (--cold-mib: N MiB; past the L3, weights come from
@@ -191,26 +192,33 @@ int main(int argc, char** argv) {
     } else {
       packed = conv::packConvWeights(g, w.data());
     }
-    // --cvec: the channel-vector kernel next to the default strategy, runs
-    // alternating, where it applies.
-    const bool useCvec = cvec && conv::cvecSuits(g);
+    // A plan takes the channel-vector kernel where cvecPreferred says so;
+    // then --cvec times the GEMM strategy it displaced as the alternative.
+    const bool planCvec = st != conv::Strategy::kWinograd && st != conv::Strategy::kPixelVec &&
+                          st != conv::Strategy::kDepthwise && conv::cvecPreferred(g);
+    // --cvec: the channel-vector kernel next to the default strategy (or the
+    // GEMM next to it), runs alternating, where it applies.
+    const bool useCvec = (cvec && conv::cvecSuits(g)) || planCvec;
     if (useCvec) cv = conv::packCvecWeights(g, w.data());
+    const bool timeAlt = useCvec && (cvec || !planCvec);
     conv::Activation act;
     act.act = GemmActivation::kRelu;
     std::vector<float> yc(useCvec ? y.size() : 0);
     std::vector<float> zres(residual ? y.size() : 0, 0.5f);  // --residual: the fused Add's input
     const float* zp = zres.empty() ? nullptr : zres.data();
+    // ms: the plan's choice; msC: the alternative (--cvec).
     std::vector<double> ms, msC;
     for (int r = 0; r < reps + 3; ++r) {
-      for (int which = 0; which < (useCvec ? 2 : 1); ++which) {
-        const bool c = (which == 0) == bool(r & 1) && useCvec;
+      for (int which = 0; which < (timeAlt ? 2 : 1); ++which) {
+        const bool main = !timeAlt || (which == 0) == bool(r & 1);
+        const bool cvecRun = main ? planCvec : !planCvec;
         flush();
         if (produced)
           pool.parallelFor(g.C, [&](int64_t c0, int64_t c1) {
             for (int64_t i = c0 * g.imgSize; i < c1 * g.imgSize; ++i) x[i] = x[i] * 1.0000001f;
           });
         const auto t0 = std::chrono::steady_clock::now();
-        if (c)
+        if (cvecRun)
           conv::convCvec(pool, g, cv, x.data(), b.data(), zp, yc.data(), act);
         else if (st == conv::Strategy::kWinograd)
           conv::convWinograd(pool, g, x.data(), wino, b.data(), zp, y.data(), act);
@@ -219,19 +227,20 @@ int main(int argc, char** argv) {
         else
           conv::convFloat(pool, g, st, x.data(), w.data(), packed, b.data(), zp, y.data(), act);
         const auto t1 = std::chrono::steady_clock::now();
-        if (r >= 3) (c ? msC : ms).push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+        if (r >= 3) (main ? ms : msC).push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
       }
     }
     std::sort(ms.begin(), ms.end());
     const double med = ms[ms.size() / 2];
     std::string extra;
-    if (useCvec) {
+    if (timeAlt) {
       double worst = 0;
       for (size_t i = 0; i < y.size(); ++i) worst = std::max(worst, double(std::abs(y[i] - yc[i])));
       std::sort(msC.begin(), msC.end());
       char buf[160];
-      std::snprintf(buf, sizeof buf, " cvec %.3f / %.3f best %.3f ratio %.2f%s", msC[msC.size() / 2], med, msC.front(),
-                    msC[msC.size() / 2] / med, worst > 1e-3 ? " MISMATCH" : "");
+      std::snprintf(buf, sizeof buf, " %s %.3f / %.3f best %.3f ratio %.2f%s", planCvec ? "gemm" : "cvec",
+                    msC[msC.size() / 2], med, msC.front(), msC[msC.size() / 2] / med,
+                    worst > 1e-3 ? " MISMATCH" : "");
       extra = buf;
     }
     const double flop = 2.0 * g.M * g.Cg * g.K * g.gridSize;
@@ -239,7 +248,11 @@ int main(int argc, char** argv) {
     totalBest += ms.front() * sh.count;
     totalFlop += flop * sh.count;
     std::printf("| %s%s | %.3f | %.3f | %.1f | %lld | %.2f |%s\n", sh.name,
-                st == conv::Strategy::kWinograd ? " (winograd)" : st == conv::Strategy::kPixelVec ? " (pixvec)" : "", med, ms.front(), flop / med * 1e-6,
+                planCvec                           ? " (cvec)"
+                : st == conv::Strategy::kWinograd ? " (winograd)"
+                : st == conv::Strategy::kPixelVec ? " (pixvec)"
+                                                   : "",
+                med, ms.front(), flop / med * 1e-6,
                 (long long)sh.count, med * sh.count, extra.c_str());
   }
   std::printf("| total | %.2f | %.2f | %.1f | | |\n", totalMs, totalBest, totalFlop / totalMs * 1e-6);
