@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <new>
 #include <set>
+#include <string>
+#include <thread>
 
 #include "model_test_util.h"
 
@@ -302,6 +304,45 @@ TEST(ZeroAllocation, RunReusesOutputsTheCallerReleased) {
     EXPECT_TRUE(allClose(outs[0], i % 2 ? y2 : y1, "loop run " + std::to_string(i)));
   }
   EXPECT_EQ(seen.size(), 2u);
+}
+
+// Several threads calling run() on one session at once: each gets buffers
+// no other call is writing, and its results stay intact while it holds them.
+TEST(ZeroAllocation, RunKeptOutputsUnderConcurrentRuns) {
+  Graph g;
+  g.opsetImports[""] = 13;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 16, 32, 32}});
+  g.nodes.push_back(opNode("Relu", {"x"}, {"y"}));
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  SessionOptions opts;
+  opts.threads = 2;
+  Session session(g, opts);
+  constexpr int kThreads = 4, kIterations = 50;
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      const Tensor x = patterned({1, 16, 32, 32}, 0.1f * float(t + 1));
+      const TensorMap in = {{"x", x}};
+      std::vector<Tensor> previous;
+      for (int i = 0; i < kIterations && failures[t].empty(); ++i) {
+        std::vector<Tensor> outs = session.run(in);
+        // This call's result and the one before it (still held) are both intact.
+        for (const std::vector<Tensor>* o : {&outs, &previous}) {
+          if (o->empty()) continue;
+          const float* y = (*o)[0].data<float>();
+          for (int64_t k = 0; k < x.numel(); ++k)
+            if (y[k] != std::max(0.f, x.data<float>()[k])) {
+              failures[t] = "thread " + std::to_string(t) + ", run " + std::to_string(i) + ": element " +
+                            std::to_string(k) + " is " + std::to_string(y[k]);
+              break;
+            }
+        }
+        previous = std::move(outs);
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (const std::string& f : failures) EXPECT_TRUE(f.empty()) << f;
 }
 
 }  // namespace
