@@ -81,8 +81,8 @@ struct Session::Impl {
   void checkInputs(const TensorMap& inputs) const;
   std::shared_ptr<Plan> planFor(const TensorMap& inputs, const std::vector<std::string>& fetch);
   // Gives each of run()'s outputs of `plan` whose shape is known now a free
-  // kept buffer (or a new kept one while under the cap); the rest the
-  // executor allocates.
+  // kept buffer of about its size (or a new kept one, under the cap or in
+  // place of a free one of another size); the rest the executor allocates.
   void provideKeptOutputs(const Plan& plan, ExecContext& ctx);
 };
 
@@ -99,18 +99,29 @@ void Session::Impl::provideKeptOutputs(const Plan& plan, ExecContext& ctx) {
     const size_t bytes = size_t(n) * dataTypeSize(s.type.dtype);
     if (bytes < 4096) continue;  // small blocks come back from malloc's free lists as it is
     OutputBuffer* pick = nullptr;
-    for (OutputBuffer& b : outputBuffers)
-      if (b.holder.use_count() == 1 && b.bytes >= bytes && b.bytes <= 2 * bytes) {
+    OutputBuffer* spare = nullptr;  // a free one of another size
+    for (OutputBuffer& b : outputBuffers) {
+      if (b.holder.use_count() != 1) continue;
+      if (b.bytes >= bytes && b.bytes <= 2 * bytes) {
         pick = &b;
         break;
       }
+      spare = &b;
+    }
     if (!pick) {
-      if (outputBuffers.size() >= cap) continue;
+      // Under the cap a new one is kept; at it, one a shape change left
+      // unused is replaced; else the executor allocates this output.
+      if (outputBuffers.size() >= cap && !spare) continue;
       // Not zeroed: the kernels write every element of their outputs.
       void* p = ::operator new[](bytes, std::align_val_t(64));
-      outputBuffers.push_back({std::shared_ptr<void>(p, [](void* q) { ::operator delete[](q, std::align_val_t(64)); }),
-                               bytes});
-      pick = &outputBuffers.back();
+      OutputBuffer fresh{std::shared_ptr<void>(p, [](void* q) { ::operator delete[](q, std::align_val_t(64)); }), bytes};
+      if (outputBuffers.size() >= cap) {
+        *spare = std::move(fresh);
+        pick = spare;
+      } else {
+        outputBuffers.push_back(std::move(fresh));
+        pick = &outputBuffers.back();
+      }
     }
     exec->provideOutput(plan, ctx, j, Tensor::share(s.type.dtype, s.shape, pick->holder, pick->holder.get()));
   }

@@ -39,14 +39,17 @@ void __libc_free(void*);
 namespace {
 std::atomic<bool> gCounting{false};
 std::atomic<long> gAllocations{0};
+std::atomic<long> gLargeAllocations{0};  // of kLarge bytes or more
+constexpr std::size_t kLarge = 32 << 10;
 // OINFER_TRACE_ALLOCS=1 prints the stack of every counted allocation (to find
 // the culprit when the count is not zero).
 const bool gTrace = std::getenv("OINFER_TRACE_ALLOCS") != nullptr;
 thread_local bool tInHook = false;
 
-void countOne() {
+void countOne(std::size_t bytes) {
   if (!gCounting.load(std::memory_order_relaxed) || tInHook) return;
   gAllocations.fetch_add(1, std::memory_order_relaxed);
+  if (bytes >= kLarge) gLargeAllocations.fetch_add(1, std::memory_order_relaxed);
   if (gTrace) {
     tInHook = true;
     void* frames[24];
@@ -61,28 +64,28 @@ void countOne() {
 #if OINFER_COUNT_ALLOCS
 extern "C" {
 void* malloc(std::size_t n) {
-  countOne();
+  countOne(n);
   return __libc_malloc(n);
 }
 void* calloc(std::size_t a, std::size_t b) {
-  countOne();
+  countOne(a * b);
   return __libc_calloc(a, b);
 }
 void* realloc(void* p, std::size_t n) {
-  countOne();
+  countOne(n);
   return __libc_realloc(p, n);
 }
 void free(void* p) { __libc_free(p); }
 void* aligned_alloc(std::size_t align, std::size_t n) {
-  countOne();
+  countOne(n);
   return __libc_memalign(align, n);
 }
 void* memalign(std::size_t align, std::size_t n) {
-  countOne();
+  countOne(n);
   return __libc_memalign(align, n);
 }
 int posix_memalign(void** out, std::size_t align, std::size_t n) {
-  countOne();
+  countOne(n);
   void* p = __libc_memalign(align, n);
   if (!p) return ENOMEM;
   *out = p;
@@ -298,12 +301,53 @@ TEST(ZeroAllocation, RunReusesOutputsTheCallerReleased) {
   c.clear();
   std::set<const void*> seen;
   std::vector<Tensor> outs;
+  long large = 0;
   for (int i = 0; i < 6; ++i) {
+    gLargeAllocations = 0;
+    gCounting = true;
     outs = session.run(i % 2 ? in2 : in1);
+    gCounting = false;
+    if (i >= 2) large += gLargeAllocations.load();
     seen.insert(outs[0].data());
     EXPECT_TRUE(allClose(outs[0], i % 2 ? y2 : y1, "loop run " + std::to_string(i)));
   }
   EXPECT_EQ(seen.size(), 2u);
+  if (OINFER_COUNT_ALLOCS) EXPECT_EQ(large, 0) << "a warm run() allocated its 64 KB output afresh";
+}
+
+// A batch dim that changes between runs: a kept buffer serves any output of
+// about its size, and one left unused by a shape change is replaced.
+TEST(ZeroAllocation, RunKeptOutputsFollowShapeChanges) {
+  Graph g;
+  g.opsetImports[""] = 13;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {Dim::sym("N"), 16, 32, 32}});
+  g.nodes.push_back(opNode("Relu", {"x"}, {"y"}));
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  Session session(g);
+  auto input = [](int64_t n) { return patterned({n, 16, 32, 32}, n % 2 ? 0.1f : -0.3f); };
+  auto check = [](const Tensor& x, const Tensor& y, const std::string& what) {
+    ASSERT_EQ(y.shape(), x.shape()) << what;
+    for (int64_t k = 0; k < x.numel(); ++k)
+      ASSERT_EQ(y.data<float>()[k], std::max(0.f, x.data<float>()[k])) << what << ", element " << k;
+  };
+  const Tensor x1 = input(1), x2 = input(2), x4 = input(4), x8 = input(8);
+  check(x1, session.run({{"x", x1}})[0], "N=1");  // kept: 64 KB, released at once
+  std::vector<Tensor> r4 = session.run({{"x", x4}});  // 256 KB: a second kept buffer
+  check(x4, r4[0], "N=4");
+  const void* big = r4[0].data();
+  r4.clear();
+  std::vector<Tensor> r2 = session.run({{"x", x2}});  // 128 KB fits the released 256 KB one
+  EXPECT_EQ(r2[0].data(), big);
+  check(x2, r2[0], "N=2");
+  std::vector<Tensor> r8 = session.run({{"x", x8}});  // r2 is held: the 64 KB one is replaced
+  EXPECT_NE(r8[0].data(), r2[0].data());
+  check(x8, r8[0], "N=8");
+  check(x2, r2[0], "N=2, after N=8");
+  const void* biggest = r8[0].data();
+  r8.clear();
+  std::vector<Tensor> again = session.run({{"x", x8}});
+  EXPECT_EQ(again[0].data(), biggest);
+  check(x8, again[0], "N=8 again");
 }
 
 // Several threads calling run() on one session at once: each gets buffers
