@@ -260,16 +260,22 @@ TEST(ZeroAllocation, RunIntoWritesIntoTheCallersBuffers) {
   EXPECT_TRUE(allClose(outs[0], fresh[0], "runInto vs run"));
 }
 
+// x (batch x 16 x 32 x 32, 64 KB an image) -> Relu -> y.
+Graph reluGraph(Dim batch) {
+  Graph g;
+  g.opsetImports[""] = 13;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {batch, 16, 32, 32}});
+  g.nodes.push_back(opNode("Relu", {"x"}, {"y"}));
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  return g;
+}
+
 // run() keeps the output buffers it hands out and writes a later run's
 // outputs into one the caller has released, never into one still held: the
 // usual `outs = session.run(in)` loop alternates between two buffers, and
 // results the caller keeps are not overwritten by later runs.
 TEST(ZeroAllocation, RunReusesOutputsTheCallerReleased) {
-  Graph g;
-  g.opsetImports[""] = 13;
-  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 16, 32, 32}});
-  g.nodes.push_back(opNode("Relu", {"x"}, {"y"}));
-  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  const Graph g = reluGraph(1);
   Session session(g);
   const Tensor x1 = patterned({1, 16, 32, 32}, 0.1f), x2 = patterned({1, 16, 32, 32}, -0.2f);
   auto relu = [](const Tensor& x) {
@@ -318,11 +324,7 @@ TEST(ZeroAllocation, RunReusesOutputsTheCallerReleased) {
 // A batch dim that changes between runs: a kept buffer serves any output of
 // about its size, and one left unused by a shape change is replaced.
 TEST(ZeroAllocation, RunKeptOutputsFollowShapeChanges) {
-  Graph g;
-  g.opsetImports[""] = 13;
-  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {Dim::sym("N"), 16, 32, 32}});
-  g.nodes.push_back(opNode("Relu", {"x"}, {"y"}));
-  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  const Graph g = reluGraph(Dim::sym("N"));
   Session session(g);
   auto input = [](int64_t n) { return patterned({n, 16, 32, 32}, n % 2 ? 0.1f : -0.3f); };
   auto check = [](const Tensor& x, const Tensor& y, const std::string& what) {
@@ -353,11 +355,7 @@ TEST(ZeroAllocation, RunKeptOutputsFollowShapeChanges) {
 // Several threads calling run() on one session at once: each gets buffers
 // no other call is writing, and its results stay intact while it holds them.
 TEST(ZeroAllocation, RunKeptOutputsUnderConcurrentRuns) {
-  Graph g;
-  g.opsetImports[""] = 13;
-  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 16, 32, 32}});
-  g.nodes.push_back(opNode("Relu", {"x"}, {"y"}));
-  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  const Graph g = reluGraph(1);
   SessionOptions opts;
   opts.threads = 2;
   Session session(g, opts);
