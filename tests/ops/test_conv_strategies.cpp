@@ -382,6 +382,13 @@ TEST(ConvStrategy, ChannelVecDirect) {
   dil.group = 2;
   dil.pad = 2;
   dil.dil = 2;
+  P2 s2dil;  // stride 2 on the parity phases, with dilation and uneven pads
+  s2dil.stride = 2;
+  s2dil.dil = 2;
+  s2dil.pads = {1, 2, 0, 3};
+  P2 s2even;  // 2x2 taps: one of each parity per axis
+  s2even.stride = 2;
+  s2even.pads = {0, 1, 1, 0};
   const Case cases[] = {
       {{1, 16, 11, 13}, {32, 16, 3, 3}, {1, 1, 1, 1}},
       {{2, 8, 9, 30}, {56, 8, 3, 3}, {1, 2, 1, 1}},  // a last panel of 24 channels
@@ -397,6 +404,9 @@ TEST(ConvStrategy, ChannelVecDirect) {
       {{1, 16, 9, 14}, {32, 16, 3, 3}, {1, 1, 1, 1}},      // 14-wide rows: one tile of 14
       {{1, 48, 1, 1}, {120, 48, 1, 1}, {}},                // one pixel (squeeze-and-excitation)
       {{1, 8, 6, 56}, {32, 8, 3, 3}, {1, 2, 1, 1}},        // 28-wide rows, stride 2: two tiles of 14
+      {{1, 8, 13, 17}, {32, 8, 3, 3}, s2dil},              // dilated taps all even: one row phase read
+      {{2, 6, 10, 15}, {32, 6, 2, 2}, s2even},             // odd padded width, two images
+      {{1, 24, 8, 9}, {32, 24, 1, 1}, {1, 2, 0, 1}},       // 1x1 stride 2, odd width: one phase copied
   };
   if (std::string(sgemmIsa()) != "avx512") GTEST_SKIP() << "the channel-vector kernel needs AVX-512";
   ThreadPool pool(2);

@@ -267,6 +267,17 @@ std::vector<PackedB> packCvecWeights(const ConvGeom& g, const float* w) {
 // per-thread scratch at plan time (reserveCvecScratch).
 struct CvecUnits {
   bool copy = false;
+  // Stride 2 both ways: the copy is split into the four (row, column)
+  // parity phases of the padded image, Hq x Wq each, so a tile's pixels are
+  // contiguous in its phase (a stride-1 tile: one or two lines a step, not
+  // two or three) and only the row phases some tap reads are filled (a 1x1
+  // downsample copies half its input instead of reading all of it in place).
+  // Kernel bench, caches evicted, best of 200, 2 threads: ResNet-50's
+  // downsamples 512->1024 @28 0.80-0.81 -> 0.72, 1024->2048 @14 0.77-0.78 ->
+  // 0.72, 256->512 @56 0.90-0.91 -> 0.89; 3x3 stride 2 256 @28 0.76-0.80 ->
+  // 0.74, 128 @56 and 512 @14 the same. ResNet-50 side by side 0.993-1.012.
+  bool phased = false;
+  int64_t Hq = 0, Wq = 0;
   int64_t Hp = 0, Wp = 0, width = 0, perRow = 0, tiles = 0;
   int64_t panels = 0, panelBytes = 0, perGroup = 0, groups = 0, tileBlocks = 0, tilesPer = 0;
 };
@@ -277,9 +288,12 @@ CvecUnits cvecUnits(const ConvGeom& g, int threads) {
   CvecUnits u;
   // The input as read: the image itself when every window lies inside it,
   // else a zero-padded copy of just the rows and columns the windows cover.
-  u.copy = !g.noPadding;
+  u.phased = sh == 2 && sw == 2;
+  u.copy = !g.noPadding || u.phased;
   u.Hp = u.copy ? windowSpan(g, 1) : H;
   u.Wp = u.copy ? windowSpan(g, 2) : W;
+  u.Hq = (u.Hp + 1) / 2;
+  u.Wq = (u.Wp + 1) / 2;
   // A 1x1 stride-1 conv reads its output's pixels in the same order: one
   // long row, so tiles run across the rows.
   const bool flat = !u.copy && g.K == 1 && sh == 1 && sw == 1;
@@ -300,7 +314,7 @@ CvecUnits cvecUnits(const ConvGeom& g, int threads) {
   // about eight units per thread over tile blocks.
   const int64_t panels = (Mg + kLanes - 1) / kLanes;
   const int64_t panelBytes = CK * kLanes * int64_t(sizeof(float));
-  const int64_t inputBytes = Cg * (u.copy ? u.Hp * u.Wp : g.imgSize) * int64_t(sizeof(float));
+  const int64_t inputBytes = Cg * (u.phased ? 4 * u.Hq * u.Wq : u.copy ? u.Hp * u.Wp : g.imgSize) * int64_t(sizeof(float));
   const bool weightsMajor = panels * panelBytes > inputBytes;
   // (Weights-major groups stay under 512 KiB: the next group is prefetched
   // while one runs, and both must fit L2 beside the input.)
@@ -336,16 +350,22 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
   const int64_t padT = g.padBegin[1], padL = g.padBegin[2];
   const int64_t Cg = g.Cg, Mg = g.Mg, CK = Cg * g.K, P = g.gridSize;
   const CvecUnits U = cvecUnits(g, pool.size());
-  const bool copy = U.copy;
-  const int64_t Hp = U.Hp, Wp = U.Wp, plane = Hp * Wp;
+  const bool copy = U.copy, phased = U.phased;
+  const int64_t Hp = U.Hp, Wp = U.Wp, Hq = U.Hq, Wq = U.Wq;
+  const int64_t plane = phased ? Hq * Wq : Hp * Wp;  // one phase's plane when phased
   const int64_t width = U.width, perRow = U.perRow, tiles = U.tiles;
 
   int64_t* taps = tlsTaps.get(size_t(CK + kInputAhead));
   std::fill(taps + CK, taps + CK + kInputAhead, 0);  // read by the input prefetch past the last step
+  bool rowPhase[2] = {false, false};
   for (int64_t c = 0, k = 0; c < Cg; ++c)
     for (int64_t kh = 0; kh < KH; ++kh)
-      for (int64_t kw = 0; kw < KW; ++kw, ++k) taps[k] = c * plane + kh * dh * Wp + kw * dw;
-  float* padded = copy ? tlsPadded.get(size_t(Cg * plane)) : nullptr;
+      for (int64_t kw = 0; kw < KW; ++kw, ++k) {
+        const int64_t r = kh * dh, q = kw * dw;
+        rowPhase[r & 1] = true;
+        taps[k] = phased ? (c * 4 + (r & 1) * 2 + (q & 1)) * plane + (r >> 1) * Wq + (q >> 1) : c * plane + r * Wp + q;
+      }
+  float* padded = copy ? tlsPadded.get(size_t(Cg * (phased ? 4 : 1) * plane)) : nullptr;
 
   const ClampSplit cs = splitClamp(act);
   if (cs.rest == GemmActivation::kGelu) throw Error(ErrorCode::kInternal, "convCvec: Gelu is not applied in tiles");
@@ -358,7 +378,26 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
       const float* xg = x + (n * g.C + grp * Cg) * g.imgSize;
       const int64_t yoff = (n * g.M + grp * Mg) * P;
       const float* in = xg;
-      if (copy) {
+      if (phased) {
+        pool.parallelFor(Cg, [&](int64_t c0, int64_t c1) {
+          for (int64_t c = c0; c < c1; ++c)
+            for (int64_t pr = 0; pr < 2; ++pr) {
+              if (!rowPhase[pr]) continue;
+              float* even = padded + (c * 4 + pr * 2) * plane;
+              float* odd = even + plane;
+              for (int64_t i = 0; i < Hq; ++i) {
+                const int64_t ih = 2 * i + pr - padT;
+                if (ih < 0 || ih >= H || 2 * i + pr >= Hp) {
+                  std::memset(even + i * Wq, 0, Wq * sizeof(float));
+                  std::memset(odd + i * Wq, 0, Wq * sizeof(float));
+                } else {
+                  padRowPhases512(xg + c * g.imgSize + ih * W, W, padL, Wq, even + i * Wq, odd + i * Wq);
+                }
+              }
+            }
+        }, std::max<int64_t>(1, 16384 / (4 * plane)));
+        in = padded;
+      } else if (copy) {
         pool.parallelFor(Cg, [&](int64_t c0, int64_t c1) {
           for (int64_t c = c0; c < c1; ++c) {
             const float* src = xg + c * g.imgSize;
@@ -410,7 +449,7 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
             const int64_t row = ti / perRow, t = ti % perRow;
             const int64_t c0 = t * width / perRow, c1 = (t + 1) * width / perRow;
             const int64_t pix = row * width + c0;
-            const float* tin = in + row * sh * Wp + c0 * sw;
+            const float* tin = phased ? in + row * Wq + c0 : in + row * sh * Wp + c0 * sw;
             const int64_t k0 = kb * steps, k1 = std::min(CK, k0 + steps);
             o.chans = int(std::min<int64_t>(kLanes, Mg - pi * kLanes));
             o.bias = b ? b + grp * Mg + pi * kLanes : nullptr;
@@ -423,7 +462,7 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
               o.pf = nextW + call++ * slice;
               o.pfStride = std::max<int64_t>(1, (slice + (k1 - k0) - 1) / (k1 - k0));
             }
-            runTile(int(sw), int(c1 - c0), k1 - k0, tin, taps + k0, wbase + (pi * CK + k0) * kLanes, o);
+            runTile(phased ? 1 : int(sw), int(c1 - c0), k1 - k0, tin, taps + k0, wbase + (pi * CK + k0) * kLanes, o);
           };
           if (blocks > 1) {
             // K blocked: a block of a panel's weights (kBlockSteps x 128
