@@ -8,7 +8,8 @@
 // output channels: per step k = (input channel, kh, kw), the kernel
 // broadcasts the R input values the tile's pixels read under that tap
 // (in[base + taps[k] + r * stride]: a zero-padded copy of the input, or
-// the input itself when no window leaves it) against two vectors of the
+// the input itself when no window leaves it; for stride 2 both ways, a copy
+// split into parity phases, read at stride 1) against two vectors of the
 // weights (packed once per plan as CK x 32 per panel of 32 channels). Any
 // row width splits into tiles with no padding, and the output channels of
 // real networks are multiples of 32 or close. No im2col, no packed input:
