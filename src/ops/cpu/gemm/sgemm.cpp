@@ -238,42 +238,40 @@ void runBlock(const Isa& I, int64_t M, int64_t N, int64_t K, const ASource& a, c
         const int64_t nj = (nl + nr - 1) / nr, ni = (ml + mr - 1) / mr;
         for (int64_t q = 0; q < nj * ni; ++q) {
           const int64_t j = (acrossPanels ? q % nj : q / ni) * nr, i = (acrossPanels ? q / nj : q % ni) * mr;
-          {
-            const int cols = int(std::min<int64_t>(nr, nl - j));
-            const int64_t col = nb + j;
-            const int rows = int(std::min<int64_t>(mr, ml - i));
-            const int64_t row = mb + i;
-            TileArgs t;
-            t.alpha = alpha;
-            t.beta = first ? beta : 1.f;
-            t.loadC = !first || beta != 0.f;
-            if (last) {
-              if (ep.biasKind == GemmBias::kPerRow) t.rowBias = ep.bias + row;
-              if (ep.biasKind == GemmBias::kPerCol) t.colBias = ep.bias + col;
-              if (ep.residual) {
-                t.res = ep.residual + row * ep.ldr + col;
-                t.ldr = ep.ldr;
-              }
-              t.clamp = clamp;
-              t.lo = lo;
-              t.hi = hi;
-              if (inKernel) {
-                t.act = ep.act;
-                t.p0 = ep.p0;
-                t.p1 = ep.p1;
-              }
+          const int cols = int(std::min<int64_t>(nr, nl - j));
+          const int64_t col = nb + j;
+          const int rows = int(std::min<int64_t>(mr, ml - i));
+          const int64_t row = mb + i;
+          TileArgs t;
+          t.alpha = alpha;
+          t.beta = first ? beta : 1.f;
+          t.loadC = !first || beta != 0.f;
+          if (last) {
+            if (ep.biasKind == GemmBias::kPerRow) t.rowBias = ep.bias + row;
+            if (ep.biasKind == GemmBias::kPerCol) t.colBias = ep.bias + col;
+            if (ep.residual) {
+              t.res = ep.residual + row * ep.ldr + col;
+              t.ldr = ep.ldr;
             }
-            // The first tile of a B panel prefetches the next panel; the
-            // first column of tiles, the next A panel. Constant weights come
-            // from L3 or memory on their first use in a run, and the hardware
-            // prefetchers do not run ahead across panels: 12-16% of BERT-base
-            // and 5% of ViT-B/16 end to end (side by side, 2 threads).
-            if (i == 0 && j + nr < nl) t.pfB = bp + (j + nr) * kl;
-            if (j == 0 && i + mr < ml) t.pfA = ap + (i + mr) * kl;
-            float* c = C + row * ldc + col;
-            I.kernel(kl, ap + i * kl, bp + j * kl, c, ldc, rows, cols, t);
-            if (last && post) activateBlock(ep, c, ldc, rows, cols);
+            t.clamp = clamp;
+            t.lo = lo;
+            t.hi = hi;
+            if (inKernel) {
+              t.act = ep.act;
+              t.p0 = ep.p0;
+              t.p1 = ep.p1;
+            }
           }
+          // The first tile of a B panel prefetches the next panel; the
+          // first column of tiles, the next A panel. Constant weights come
+          // from L3 or memory on their first use in a run, and the hardware
+          // prefetchers do not run ahead across panels: 12-16% of BERT-base
+          // and 5% of ViT-B/16 end to end (side by side, 2 threads).
+          if (i == 0 && j + nr < nl) t.pfB = bp + (j + nr) * kl;
+          if (j == 0 && i + mr < ml) t.pfA = ap + (i + mr) * kl;
+          float* c = C + row * ldc + col;
+          I.kernel(kl, ap + i * kl, bp + j * kl, c, ldc, rows, cols, t);
+          if (last && post) activateBlock(ep, c, ldc, rows, cols);
         }
       }
     }
