@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 
+#include "graph/passes/pass_util.h"
 #include "model_test_util.h"
 
 // The malloc family is interposed (glibc's __libc_* do the work), so every
@@ -96,6 +97,9 @@ int posix_memalign(void** out, std::size_t align, std::size_t n) {
 
 namespace oinfer::modeltest {
 namespace {
+
+using passes::util::intAttr;
+using passes::util::intsAttr;
 
 long allocationsOfOneRun(Session& session, const TensorMap& in, std::vector<Tensor>& outs) {
   gAllocations = 0;
@@ -200,14 +204,7 @@ TEST(ZeroAllocation, WarmRunIntoExpandDepthwise) {
   g.nodes.push_back(opNode("Conv", {"x", "We"}, {"e0"}));
   g.nodes.push_back(opNode("Clip", {"e0", "lo", "hi"}, {"e"}));
   Node dw = opNode("Conv", {"e", "Wd"}, {"d0"});
-  Attribute a;
-  a.name = "group", a.type = AttrType::kInt, a.i = 96;
-  dw.attributes.push_back(a);
-  a = Attribute{};
-  a.name = "strides", a.type = AttrType::kInts, a.ints = {2, 2};
-  dw.attributes.push_back(a);
-  a.name = "pads", a.ints = {1, 1, 1, 1};
-  dw.attributes.push_back(a);
+  dw.attributes = {intAttr("group", 96), intsAttr("strides", {2, 2}), intsAttr("pads", {1, 1, 1, 1})};
   g.nodes.push_back(dw);
   g.nodes.push_back(opNode("Clip", {"d0", "lo", "hi"}, {"y"}));
   g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
@@ -226,19 +223,11 @@ TEST(ZeroAllocation, WarmRunIntoStemMaxPool) {
   g.initializers["W"] = patterned({64, 3, 3, 3}, 0.05f);
   g.initializers["B"] = patterned({64}, 0.1f);
   Node c = opNode("Conv", {"x", "W", "B"}, {"s0"});
-  Attribute a;
-  a.name = "strides", a.type = AttrType::kInts, a.ints = {2, 2};
-  c.attributes.push_back(a);
+  c.attributes = {intsAttr("strides", {2, 2})};
   g.nodes.push_back(c);
   g.nodes.push_back(opNode("Relu", {"s0"}, {"s"}));
   Node p = opNode("MaxPool", {"s"}, {"y"});
-  a.name = "kernel_shape", a.ints = {3, 3};
-  p.attributes.push_back(a);
-  a.name = "strides", a.ints = {2, 2};
-  p.attributes.push_back(a);
-  a = Attribute{};
-  a.name = "ceil_mode", a.type = AttrType::kInt, a.i = 1;
-  p.attributes.push_back(a);
+  p.attributes = {intsAttr("kernel_shape", {3, 3}), intsAttr("strides", {2, 2}), intAttr("ceil_mode", 1)};
   g.nodes.push_back(p);
   g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
   checkFusedNoAllocation(g, {{"x", patterned({1, 3, 224, 224}, 0.1f)}}, "FusedConvMaxPool");

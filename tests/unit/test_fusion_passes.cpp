@@ -32,11 +32,7 @@ Node mk(const std::string& op, const std::string& name, std::vector<std::string>
 }
 
 void addInts(Node& n, const std::string& name, std::vector<int64_t> v) {
-  Attribute a;
-  a.name = name;
-  a.type = AttrType::kInts;
-  a.ints = std::move(v);
-  n.attributes.push_back(a);
+  n.attributes.push_back(passes::util::intsAttr(name, std::move(v)));
 }
 
 void addFloat(Node& n, const std::string& name, float v) {

@@ -119,11 +119,7 @@ int eliminateRedundantNodes(Graph& g) {
       }
       n.inputs[0] = x;
       n.attributes.clear();
-      Attribute a;
-      a.name = "perm";
-      a.type = AttrType::kInts;
-      a.ints = p;
-      n.attributes.push_back(a);
+      n.attributes.push_back(util::intsAttr("perm", p));
       continue;
     }
     if (isOp(n, "Reshape") && n.inputs.size() >= 2) {

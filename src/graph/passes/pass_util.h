@@ -170,6 +170,13 @@ inline Attribute intAttr(const std::string& name, int64_t v) {
   a.i = v;
   return a;
 }
+inline Attribute intsAttr(const std::string& name, std::vector<int64_t> v) {
+  Attribute a;
+  a.name = name;
+  a.type = AttrType::kInts;
+  a.ints = std::move(v);
+  return a;
+}
 inline Attribute floatAttr(const std::string& name, float v) {
   Attribute a;
   a.name = name;
