@@ -94,9 +94,7 @@ void Session::Impl::provideKeptOutputs(const Plan& plan, ExecContext& ctx) {
     if (s.kind != SlotKind::kOwned || !s.staticShape || s.device != Device::kCPU ||
         s.type.dtype == DataType::kString || dataTypeSize(s.type.dtype) == 0)
       continue;
-    int64_t n = 1;
-    for (int64_t d : s.shape) n *= d;
-    const size_t bytes = size_t(n) * dataTypeSize(s.type.dtype);
+    const size_t bytes = size_t(numElements(s.shape)) * dataTypeSize(s.type.dtype);
     if (bytes < 4096) continue;  // small blocks come back from malloc's free lists as it is
     OutputBuffer* pick = nullptr;
     OutputBuffer* spare = nullptr;  // a free one of another size

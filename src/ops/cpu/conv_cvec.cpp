@@ -403,17 +403,10 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
           for (int64_t c = c0; c < c1; ++c) {
             const float* src = xg + c * g.imgSize;
             float* dst = padded + c * plane;
-            const int64_t jlo = std::min(Wp, padL), jhi = std::clamp<int64_t>(W + padL, jlo, Wp);
             for (int64_t i = 0; i < Hp; ++i) {
-              float* d = dst + i * Wp;
               const int64_t ih = i - padT;
-              if (ih < 0 || ih >= H) {
-                std::memset(d, 0, Wp * sizeof(float));
-                continue;
-              }
-              std::memset(d, 0, jlo * sizeof(float));
-              std::memcpy(d + jlo, src + ih * W + jlo - padL, (jhi - jlo) * sizeof(float));
-              std::memset(d + jhi, 0, (Wp - jhi) * sizeof(float));
+              if (ih < 0 || ih >= H) std::memset(dst + i * Wp, 0, Wp * sizeof(float));
+              else padRow512(src + ih * W, W, padL, Wp, dst + i * Wp);
             }
           }
         }, std::max<int64_t>(1, 16384 / plane));
