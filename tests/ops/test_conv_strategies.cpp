@@ -470,13 +470,16 @@ TEST(ConvStrategy, ChannelVecChosen) {
   EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 512, 7, 7}, {512, 512, 1, 1}, {})));  // long K, small plane
   EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 160, 7, 7}, {960, 160, 1, 1}, {})));  // 7x7: a shorter K
   EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 48, 1, 1}, {1152, 48, 1, 1}, {})));   // one pixel: a GEMV
-  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 160, 14, 14}, {960, 160, 1, 1}, {}))) << "14x14 with a short K";
+  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 160, 14, 14}, {960, 160, 1, 1}, {})));  // 14x14, wide output
+  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 64, 14, 14}, {256, 64, 1, 1}, {}))) << "14x14, short K, 256 outputs";
+  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 64, 28, 28}, {384, 64, 1, 1}, {}))) << "28x28 with a short K";
   EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 8, 14, 14}, {16, 8, 3, 3}, {1, 1, 1, 1}))) << "16 outputs";
   runCase({1, 8, 14, 14}, {32, 8, 3, 3}, {1, 1, 1, 1}, true);
   runCase({2, 16, 20, 22}, {72, 16, 3, 3}, {1, 2, 1, 1}, false);  // 3 panels, the last of 8 channels
   runCase({1, 3, 40, 40}, {64, 3, 7, 7}, {1, 2, 3, 1}, true);
   runCase({1, 8, 14, 14}, {32, 8, 3, 3}, {1, 1, 1, 1}, true, false);  // weights at run time
   runCase({1, 256, 9, 11}, {72, 256, 1, 1}, {}, true);               // 1x1, flat tiles over 99 pixels
+  runCase({1, 64, 14, 14}, {384, 64, 1, 1}, {}, true);               // 1x1 on 14x14, 12 panels
   runCase({1, 256, 9, 11}, {72, 256, 1, 1}, {}, true, false);        // the same on the GEMM
 }
 

@@ -224,12 +224,19 @@ bool cvecPreferred(const ConvGeom& g) {
   // with a short K (64->256 @56 1.09-1.13, 128->512 @28 1.05-1.08, 96->24
   // @56 1.44-1.53, 16->96 @112 1.43-1.49) except on 7x7 planes (49 pixels:
   // the GEMM's 16-pixel vectors 77% full): 96->576 0.72-0.84, 128->512
-  // 0.73-0.75, 160->960 0.77-0.91, 192->1152 0.82-0.88 (on 14x14 not:
-  // 64->384 1.04-1.13, 80->480 0.94-1.15). A 1x1 over a few pixels
-  // (squeeze-and-excitation's convs over one) is a matrix-vector product,
-  // where the GEMM's 32-pixel tiles ran one live column in 32
-  // (EfficientNet-B0's 48->1152 in the model: 0.040 -> 0.017-0.027 ms).
-  if (g.K == 1) return g.Cg >= 256 || (g.gridSize <= 49 && g.Cg >= 96) || g.gridSize <= 4;
+  // 0.73-0.75, 160->960 0.77-0.91, 192->1152 0.82-0.88; and on 14x14
+  // planes with >= 384 output channels (best of 200 with 64-byte aligned
+  // buffers, 1 / 2 threads: 64->384 0.92 / 0.98, 80->480 0.92 / 0.97,
+  // 96->576 0.94 / 0.90, 112->672 0.92 / 0.95, 160->960 0.88 / 0.88;
+  // side by side in models, paired medians: MobileNetV2 0.962-0.987,
+  // EfficientNet-B0 0.987-0.997), not with fewer (64->256 even, 40->240
+  // 1.05-1.15). A 1x1 over a few pixels (squeeze-and-excitation's convs over
+  // one) is a matrix-vector product, where the GEMM's 32-pixel tiles ran
+  // one live column in 32 (EfficientNet-B0's 48->1152 in the model: 0.040
+  // -> 0.017-0.027 ms).
+  if (g.K == 1)
+    return g.Cg >= 256 || (g.gridSize <= 49 && g.Cg >= 96) || (g.gridSize <= 196 && g.Mg >= 384) ||
+           g.gridSize <= 4;
   // Stride 1, against the shifted-input GEMM: 3x3 64->64 @56 0.81-0.87, 3x3
   // 512 @7 0.70-0.85, 3x3 16->64 @55 0.92-0.95; but 9x9 3->64 @256 1.08,
   // whose output rows fill the shifted GEMM's 32-wide panels. So: rows that
