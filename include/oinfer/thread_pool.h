@@ -13,8 +13,10 @@
 // caller's stack, so a Session run can be allocation-free.
 //
 // Waiting: waking a thread that sleeps on a condition variable takes tens to
-// hundreds of microseconds (measured 100-500 us on these VMs), longer than
-// many kernels, so a second thread woken per kernel helps little. A worker
+// hundreds of microseconds (measured 100-500 us on these VMs; after 2-4 ms
+// with both cores idle, ~1.1 ms, and the waking thread itself was held ~1 ms
+// in the notify), longer than many kernels, so a second thread woken per
+// kernel helps little. A worker
 // therefore keeps polling (with a pause instruction) for `spinMicros` after
 // its last chunk before it sleeps, and a caller polls for its chunks to finish
 // for as long before it blocks. Within one inference the kernels come back to
