@@ -28,34 +28,36 @@
 
 #include "ops/cpu/conv_fast.h"
 #include "ops/cpu/gemm/sgemm.h"
+#include "ops/cpu/scratch.h"
 
 using namespace oinfer;
 
 namespace {
 
-// 64-byte aligned float storage, as the activation arena places tensors (a
-// plain std::vector's large blocks sit 16 bytes past a page: every row load
-// and store of the kernels then straddles two cache lines, which the kernels
-// never see inside a model; 1x1 64->256 @56 timed 0.56-0.58 ms that way
-// against 0.43-0.44 aligned).
+// Float storage from cpu::allocLarge, the activation arena's allocator
+// (64-byte aligned; 2 MiB pages for large blocks), so tensors sit as they do
+// inside a model. A plain std::vector's large blocks start 16 bytes past a
+// page: every row load and store of the kernels then straddles two cache
+// lines, which they never do in a model on planes of a multiple of 16
+// floats (1x1 64->256 @56 timed 0.56-0.58 ms that way against 0.43-0.44).
 template <class T>
-struct Aligned64 {
+struct ArenaLike {
   using value_type = T;
-  Aligned64() = default;
+  ArenaLike() = default;
   template <class U>
-  Aligned64(const Aligned64<U>&) {}
+  ArenaLike(const ArenaLike<U>&) {}
   T* allocate(size_t n) {
-    void* p = nullptr;
-    if (posix_memalign(&p, 64, std::max<size_t>(n * sizeof(T), 64)) != 0) throw std::bad_alloc();
+    void* p = cpu::allocLarge(std::max<size_t>(n * sizeof(T), 64));
+    if (!p) throw std::bad_alloc();
     return static_cast<T*>(p);
   }
   void deallocate(T* p, size_t) { std::free(p); }
   template <class U>
-  bool operator==(const Aligned64<U>&) const { return true; }
+  bool operator==(const ArenaLike<U>&) const { return true; }
   template <class U>
-  bool operator!=(const Aligned64<U>&) const { return false; }
+  bool operator!=(const ArenaLike<U>&) const { return false; }
 };
-using Floats = std::vector<float, Aligned64<float>>;
+using Floats = std::vector<float, ArenaLike<float>>;
 
 struct LayerShape {
   const char* name;
