@@ -430,6 +430,103 @@ TEST(ConvStrategy, ChannelVecDirect) {
   }
 }
 
+// NCHW <-> NCHW16c (ops/kernel.h) for the blocked tests (C a multiple of
+// 16; other C padded to one, for the cases that never read it blocked).
+std::vector<float> toBlocked(const float* x, int64_t N, int64_t C, int64_t P) {
+  std::vector<float> out(size_t(N * (C + 15) / 16 * 16 * P));
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t p = 0; p < P; ++p) out[((n * C + c / 16 * 16) * P + p * 16) + c % 16] = x[(n * C + c) * P + p];
+  return out;
+}
+
+void fromBlocked(const float* xb, int64_t N, int64_t C, int64_t P, float* x) {
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t p = 0; p < P; ++p) x[(n * C + c) * P + p] = xb[((n * C + c / 16 * 16) * P + p * 16) + c % 16];
+}
+
+// The channel-vector kernel reading X and / or writing Y (and the residual
+// Z with it) in the blocked layout, against the plain convolution: padded
+// and in-place input, dilation, a last panel of 16 channels (one vector per
+// pixel) and a whole conv of 16, batch 2, K blocked, weights-major units,
+// stride 2 (blocked output only), every epilogue.
+TEST(ConvStrategy, ChannelVecBlocked) {
+  struct Case {
+    std::vector<int64_t> xs, ws;
+    P2 p;
+  };
+  P2 asym;
+  asym.pads = {0, 2, 1, 0};
+  P2 dil;
+  dil.pad = 2;
+  dil.dil = 2;
+  P2 s2;
+  s2.stride = 2;
+  s2.pads = {1, 1, 0, 0};
+  const Case cases[] = {
+      {{1, 16, 11, 13}, {32, 16, 3, 3}, {1, 1, 1, 1}},  // padded copy, 13-wide rows
+      {{1, 32, 7, 7}, {16, 32, 1, 1}, {}},              // 16 outputs: one vector a pixel
+      {{2, 32, 9, 10}, {48, 32, 3, 3}, {1, 1, 1, 1}},   // batch 2, a last panel of 16
+      {{1, 16, 13, 13}, {64, 16, 1, 1}, {}},            // SqueezeNet's expand1x1, flat
+      {{1, 64, 6, 6}, {32, 64, 3, 3}, dil},             // dilation 2
+      {{1, 16, 11, 13}, {32, 16, 2, 4}, asym},          // uneven padding
+      {{1, 304, 9, 9}, {48, 304, 1, 1}, {}},            // K blocked: 3 blocks
+      {{1, 512, 5, 5}, {1000, 512, 1, 1}, {}},          // weights-major, a last panel of 8 (NCHW output)
+      {{1, 8, 13, 17}, {32, 8, 3, 3}, s2},              // stride 2 on the phases: blocked Y only
+      {{1, 24, 9, 11}, {32, 24, 1, 1}, {1, 2, 0, 1}},   // 1x1 stride 2: blocked Y only
+  };
+  if (std::string(sgemmIsa()) != "avx512") GTEST_SKIP() << "the channel-vector kernel needs AVX-512";
+  ThreadPool pool(2);
+  int runs = 0;
+  for (const Case& c : cases) {
+    const conv::ConvGeom g = geomOf(c.xs, c.ws, c.p);
+    Tensor x = rnd(c.xs, 31), w = rnd(c.ws, 32), b = rnd({c.ws[0]}, 33);
+    const Tensor plain = direct(x, w, &b, c.p);
+    const Tensor z = rnd(plain.shape(), 34);
+    const std::vector<PackedB> packed = conv::packCvecWeights(g, w.data<float>());
+    const std::vector<float> xb = toBlocked(x.data<float>(), g.N, g.C, g.imgSize);
+    for (const auto& [in, out] : {std::pair{true, false}, {false, true}, {true, true}}) {
+      if (!conv::cvecBlockedSuits(g, in, out)) continue;
+      ++runs;
+      const std::string label = shapeToString(c.xs) + " * " + shapeToString(c.ws) + (in ? " X blocked" : "") +
+                                (out ? " Y blocked" : "");
+      ASSERT_NO_FATAL_FAILURE(expectEpilogues(plain, z, label, [&](const float* zp, const conv::Activation& a, float* y) {
+        std::vector<float> zb = zp && out ? toBlocked(zp, g.N, g.M, g.gridSize) : std::vector<float>();
+        std::vector<float> yb(out ? plain.numel() : 0);
+        conv::convCvec(pool, g, packed, in ? xb.data() : x.data<float>(), b.data<float>(),
+                       zp ? (out ? zb.data() : zp) : nullptr, out ? yb.data() : y, a, in, out);
+        if (out) fromBlocked(yb.data(), g.N, g.M, g.gridSize, y);
+      }));
+    }
+  }
+  EXPECT_EQ(runs, 24);
+}
+
+// What the kernel refuses in the blocked layout, with the reason.
+TEST(ConvStrategy, ChannelVecBlockedRefused) {
+  if (std::string(sgemmIsa()) != "avx512") GTEST_SKIP() << "the channel-vector kernel needs AVX-512";
+  EXPECT_FALSE(conv::cvecBlockedSuits(geomOf({1, 24, 8, 8}, {32, 24, 1, 1}, {}), true, false)) << "24 channels";
+  EXPECT_FALSE(conv::cvecBlockedSuits(geomOf({1, 16, 8, 8}, {40, 16, 1, 1}, {}), false, true)) << "40 outputs";
+  EXPECT_FALSE(conv::cvecBlockedSuits(geomOf({1, 32, 9, 9}, {32, 32, 3, 3}, {1, 2, 1, 1}), true, false)) << "stride 2";
+  P2 grouped;
+  grouped.group = 2;
+  EXPECT_FALSE(conv::cvecBlockedSuits(geomOf({1, 32, 8, 8}, {32, 16, 1, 1}, grouped), false, true)) << "groups";
+  const conv::ConvGeom g = geomOf({1, 32, 9, 9}, {32, 32, 3, 3}, {1, 2, 1, 1});
+  Tensor x = rnd({1, 32, 9, 9}, 41), w = rnd({32, 32, 3, 3}, 42);
+  std::vector<float> y(32 * 25);
+  ThreadPool pool(1);
+  try {
+    conv::convCvec(pool, g, conv::packCvecWeights(g, w.data<float>()), x.data<float>(), nullptr, nullptr, y.data(),
+                   conv::Activation{}, true, false);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the blocked layout needs one group, 16 | channels and stride 1"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // Through the op: the shapes a plan gives the channel-vector kernel (strided,
 // output rows that fill under 90% of the shifted GEMM's panels, 1x1 with a
 // long K on a small plane), and the ones it leaves to the GEMM strategies

@@ -7,7 +7,7 @@
 // 3x3 stride-1 layers unless --no-winograd, the channel-vector kernel where
 // cvecPreferred holds).
 //   oinfer-kernel-bench [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold] [--cold-mib N] [--cvec]
-//                       [--produced] [--residual]
+//                       [--produced] [--residual] [--blocked]
 // --cold streams 16 MiB (--cold-mib: N MiB; past the L3, weights come from
 // memory as in a large model) through every thread before each timed call.
 // --produced rewrites the input before each timed call on all threads, a
@@ -15,6 +15,9 @@
 // of it in the other core's cache).
 // --residual adds a residual input (a bottleneck's skip connection) to every
 // shape, read in the epilogue as FusedConv's fourth input is.
+// --blocked times the channel-vector kernel with input and output in the
+// blocked layout NCHW16c next to the plan's choice, where the shape allows
+// (one group, 16 | channels, stride 1); the output is checked against it.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -92,7 +95,7 @@ conv::ConvGeom geom(const LayerShape& sh) {
 int main(int argc, char** argv) {
   int threads = 0, reps = 30;
   std::string filter;
-  bool winograd = true, cold = false, cvec = false, produced = false, residual = false;
+  bool winograd = true, cold = false, cvec = false, produced = false, residual = false, blocked = false;
   size_t flushMiB = 16;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::atoi(argv[++i]);
@@ -104,8 +107,9 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--cvec")) cvec = true;
     else if (!std::strcmp(argv[i], "--produced")) produced = true;
     else if (!std::strcmp(argv[i], "--residual")) residual = true;
+    else if (!std::strcmp(argv[i], "--blocked")) blocked = true;
     else {
-      std::printf("usage: %s [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold] [--cold-mib N] [--cvec] [--produced] [--residual]\n", argv[0]);
+      std::printf("usage: %s [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold] [--cold-mib N] [--cvec] [--produced] [--residual] [--blocked]\n", argv[0]);
       return 2;
     }
   }
@@ -227,7 +231,18 @@ int main(int argc, char** argv) {
     // GEMM next to it), runs alternating, where it applies.
     const bool useCvec = (cvec && conv::cvecSuits(g)) || planCvec;
     if (useCvec) cv = conv::packCvecWeights(g, w.data());
-    const bool timeAlt = useCvec && (cvec || !planCvec);
+    // --blocked: the channel-vector kernel on the blocked layout (input and
+    // output NCHW16c) as the alternative, where the shape allows it.
+    const bool blk = blocked && g.G == 1 && g.C % 16 == 0 && g.M % 16 == 0 && sh.s == 1 &&
+                     std::string(sgemmIsa()) == "avx512";
+    if (blk && cv.empty()) cv = conv::packCvecWeights(g, w.data());
+    const bool timeAlt = blk || (useCvec && (cvec || !planCvec));
+    Floats xb(blk ? x.size() : 0), yb(blk ? y.size() : 0), zb(blk && residual ? y.size() : 0, 0.5f);
+    auto toBlocked = [](const Floats& a, Floats& d, int64_t C, int64_t P) {
+      for (int64_t c = 0; c < C; ++c)
+        for (int64_t p = 0; p < P; ++p) d[(c / 16) * P * 16 + p * 16 + c % 16] = a[c * P + p];
+    };
+    if (blk) toBlocked(x, xb, g.C, g.imgSize);
     conv::Activation act;
     act.act = GemmActivation::kRelu;
     Floats yc(useCvec ? y.size() : 0);
@@ -239,13 +254,16 @@ int main(int argc, char** argv) {
       for (int which = 0; which < (timeAlt ? 2 : 1); ++which) {
         const bool main = !timeAlt || (which == 0) == bool(r & 1);
         const bool cvecRun = main ? planCvec : !planCvec;
+        const bool blkRun = blk && !main;
         flush();
         if (produced)
           pool.parallelFor(g.C, [&](int64_t c0, int64_t c1) {
             for (int64_t i = c0 * g.imgSize; i < c1 * g.imgSize; ++i) x[i] = x[i] * 1.0000001f;
           });
         const auto t0 = std::chrono::steady_clock::now();
-        if (cvecRun)
+        if (blkRun)
+          conv::convCvec(pool, g, cv, xb.data(), b.data(), zb.empty() ? nullptr : zb.data(), yb.data(), act, true, true);
+        else if (cvecRun)
           conv::convCvec(pool, g, cv, x.data(), b.data(), zp, yc.data(), act);
         else if (st == conv::Strategy::kWinograd)
           conv::convWinograd(pool, g, x.data(), wino, b.data(), zp, y.data(), act);
@@ -262,10 +280,18 @@ int main(int argc, char** argv) {
     std::string extra;
     if (timeAlt) {
       double worst = 0;
-      for (size_t i = 0; i < y.size(); ++i) worst = std::max(worst, double(std::abs(y[i] - yc[i])));
+      const Floats& ym = planCvec ? yc : y;
+      if (blk) {
+        Floats back(y.size());
+        for (int64_t c = 0; c < g.M; ++c)
+          for (int64_t p = 0; p < g.gridSize; ++p) back[c * g.gridSize + p] = yb[(c / 16) * g.gridSize * 16 + p * 16 + c % 16];
+        for (size_t i = 0; i < y.size(); ++i) worst = std::max(worst, double(std::abs(ym[i] - back[i])));
+      } else {
+        for (size_t i = 0; i < y.size(); ++i) worst = std::max(worst, double(std::abs(y[i] - yc[i])));
+      }
       std::sort(msC.begin(), msC.end());
       char buf[160];
-      std::snprintf(buf, sizeof buf, " %s %.3f / %.3f best %.3f ratio %.2f%s", planCvec ? "gemm" : "cvec",
+      std::snprintf(buf, sizeof buf, " %s %.3f / %.3f best %.3f ratio %.2f%s", blk ? "blocked" : planCvec ? "gemm" : "cvec",
                     msC[msC.size() / 2], med, msC.front(), msC[msC.size() / 2] / med,
                     worst > 1e-3 ? " MISMATCH" : "");
       extra = buf;

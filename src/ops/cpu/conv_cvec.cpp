@@ -80,6 +80,7 @@ struct TileOut {
   const float* res;
   const float* bias;  // the panel's first channel, or null
   int64_t ldy;
+  int64_t blk = 0;  // blocked Y: floats from one block of 16 channels to the next
   int chans;
   bool clamp;
   float lo, hi;
@@ -97,7 +98,12 @@ struct TileOut {
 };
 
 #if defined(__x86_64__) || defined(__i386__)
-template <int R, int S>
+// R pixels, input pixels S floats apart (S = stride in NCHW; 16 x stride in
+// the blocked layout), V vectors of 16 channels (2; 1 for a last panel of
+// <= 16 channels in the blocked layout), OB: Y in the blocked layout
+// (channel block b of pixel p at y + b * blk + p * 16: one aligned store
+// per pixel and vector, no transpose).
+template <int R, int S, int V, bool OB>
 __attribute__((target("avx512f,prfchw"))) void cvecTile(int64_t CK, const float* in, const int64_t* taps, const float* w,
                                                   const TileOut& o) {
   __m512 c0[R], c1[R];
@@ -108,7 +114,7 @@ __attribute__((target("avx512f,prfchw"))) void cvecTile(int64_t CK, const float*
 #pragma GCC unroll 14
     for (int r = 0; r < R; ++r) {
       c0[r] = _mm512_load_ps(o.part + r * kLanes);
-      c1[r] = _mm512_load_ps(o.part + r * kLanes + 16);
+      if (V == 2) c1[r] = _mm512_load_ps(o.part + r * kLanes + 16);
     }
   }
   const char* const pf = o.pf;
@@ -120,14 +126,16 @@ __attribute__((target("avx512f,prfchw"))) void cvecTile(int64_t CK, const float*
   // used by other layers) waited for its line. Kernel bench, caches evicted,
   // input produced by both threads, 3x3 16->64 @55: 0.233-0.235 -> 0.208-0.215
   // ms; side by side (paired medians, off / on) SqueezeNet 0.982-0.997,
-  // ResNet-50 0.985-0.993, MobileNetV2 0.993.
-  const int64_t outLines = o.lastBlock ? std::min<int64_t>(CK, 2 * o.chans) : 0;
+  // ResNet-50 0.985-0.993, MobileNetV2 0.993. (Blocked: the V x R lines of
+  // the tile's pixels.)
+  const int64_t outLines = o.lastBlock ? std::min<int64_t>(CK, OB ? V * R : 2 * o.chans) : 0;
   const char* const yb = reinterpret_cast<const char*>(o.y);
   const char* const rb = reinterpret_cast<const char*>(o.res);
-  const int64_t ldyBytes = o.ldy * int64_t(sizeof(float));
+  const int64_t ldyBytes = (OB ? o.blk : o.ldy) * int64_t(sizeof(float));
   for (int64_t k = 0; k < CK; ++k) {
     if (k < outLines) {
-      const int64_t off = (k >> 1) * ldyBytes + (k & 1) * (R - 1) * int64_t(sizeof(float));
+      const int64_t off = OB ? (k / R) * ldyBytes + (k % R) * 64
+                             : (k >> 1) * ldyBytes + (k & 1) * (R - 1) * int64_t(sizeof(float));
       __builtin_prefetch(yb + off, 1, 3);
       if (rb) _mm_prefetch(rb + off, _MM_HINT_T0);
     }
@@ -136,12 +144,12 @@ __attribute__((target("avx512f,prfchw"))) void cvecTile(int64_t CK, const float*
     _mm_prefetch(q, _MM_HINT_T0);
     _mm_prefetch(q + (R - 1) * S * sizeof(float), _MM_HINT_T0);
     const float* a = in + taps[k];
-    const __m512 w0 = _mm512_loadu_ps(w), w1 = _mm512_loadu_ps(w + 16);
+    const __m512 w0 = _mm512_loadu_ps(w), w1 = V == 2 ? _mm512_loadu_ps(w + 16) : w0;
 #pragma GCC unroll 14
     for (int r = 0; r < R; ++r) {
       const __m512 av = _mm512_set1_ps(a[r * S]);
       c0[r] = _mm512_fmadd_ps(av, w0, c0[r]);
-      c1[r] = _mm512_fmadd_ps(av, w1, c1[r]);
+      if (V == 2) c1[r] = _mm512_fmadd_ps(av, w1, c1[r]);
     }
     w += kLanes;
   }
@@ -149,7 +157,27 @@ __attribute__((target("avx512f,prfchw"))) void cvecTile(int64_t CK, const float*
 #pragma GCC unroll 14
     for (int r = 0; r < R; ++r) {
       _mm512_store_ps(o.part + r * kLanes, c0[r]);
-      _mm512_store_ps(o.part + r * kLanes + 16, c1[r]);
+      if (V == 2) _mm512_store_ps(o.part + r * kLanes + 16, c1[r]);
+    }
+    return;
+  }
+  const __m512 lo = _mm512_set1_ps(o.lo), hi = _mm512_set1_ps(o.hi);
+  const __m512 p0 = _mm512_set1_ps(o.p0), p1 = _mm512_set1_ps(o.p1);
+  if constexpr (OB) {
+    // Blocked: pixel r's 16 channels of block v are one line (aligned in
+    // the arena; unaligned loads and stores cost the same there).
+    for (int v = 0; v < V; ++v) {
+      const __m512 bv = o.bias ? _mm512_loadu_ps(o.bias + v * 16) : _mm512_setzero_ps();
+      float* yv = o.y + v * o.blk;
+      const float* rv = o.res ? o.res + v * o.blk : nullptr;
+#pragma GCC unroll 14
+      for (int r = 0; r < R; ++r) {
+        __m512 x = _mm512_add_ps(V == 2 && v ? c1[r] : c0[r], bv);
+        if (rv) x = _mm512_add_ps(x, _mm512_loadu_ps(rv + r * 16));
+        if (o.clamp) x = _mm512_min_ps(_mm512_max_ps(x, lo), hi);
+        if (o.act != GemmActivation::kNone) x = gemm::actDyn512(o.act, x, p0, p1);
+        _mm512_storeu_ps(yv + r * 16, x);
+      }
     }
     return;
   }
@@ -157,9 +185,7 @@ __attribute__((target("avx512f,prfchw"))) void cvecTile(int64_t CK, const float*
   // become lanes 0..R-1 of one vector (through the stack and gathers, the
   // epilogue took a sixth of a 3x3 conv over 16 channels).
   const __mmask16 m = __mmask16((1u << R) - 1);
-  const __m512 lo = _mm512_set1_ps(o.lo), hi = _mm512_set1_ps(o.hi);
-  const __m512 p0 = _mm512_set1_ps(o.p0), p1 = _mm512_set1_ps(o.p1);
-  for (int half = 0; half < 2; ++half) {
+  for (int half = 0; half < V; ++half) {
     const int j0 = half * 16, jn = std::min(o.chans - j0, 16);
     if (jn <= 0) break;
     __m512 v[16];
@@ -178,21 +204,27 @@ __attribute__((target("avx512f,prfchw"))) void cvecTile(int64_t CK, const float*
   }
 }
 
-template <int S, int... Rs>
+template <int S, int V, bool OB, int... Rs>
 void cvecDispatch(int R, int64_t CK, const float* in, const int64_t* taps, const float* w, const TileOut& o,
                   std::integer_sequence<int, Rs...>) {
   using Fn = void (*)(int64_t, const float*, const int64_t*, const float*, const TileOut&);
-  static constexpr Fn table[] = {&cvecTile<Rs + 1, S>...};
+  static constexpr Fn table[] = {&cvecTile<Rs + 1, S, V, OB>...};
   table[R - 1](CK, in, taps, w, o);
 }
 
-void runTile(int stride, int R, int64_t CK, const float* in, const int64_t* taps, const float* w,
+// S: the input's pixel stride in floats (1 or 2 in NCHW, 16 blocked).
+void runTile(int S, bool outBlocked, int R, int64_t CK, const float* in, const int64_t* taps, const float* w,
              const TileOut& o) {
-  if (stride == 1) cvecDispatch<1>(R, CK, in, taps, w, o, std::make_integer_sequence<int, kMaxPix>{});
-  else cvecDispatch<2>(R, CK, in, taps, w, o, std::make_integer_sequence<int, kMaxPix>{});
+  using Seq = std::make_integer_sequence<int, kMaxPix>;
+  const bool one = outBlocked && o.chans <= 16;
+  if (S == 1 && !outBlocked) cvecDispatch<1, 2, false>(R, CK, in, taps, w, o, Seq{});
+  else if (S == 2) cvecDispatch<2, 2, false>(R, CK, in, taps, w, o, Seq{});
+  else if (S == 1) one ? cvecDispatch<1, 1, true>(R, CK, in, taps, w, o, Seq{}) : cvecDispatch<1, 2, true>(R, CK, in, taps, w, o, Seq{});
+  else if (!outBlocked) cvecDispatch<16, 2, false>(R, CK, in, taps, w, o, Seq{});
+  else one ? cvecDispatch<16, 1, true>(R, CK, in, taps, w, o, Seq{}) : cvecDispatch<16, 2, true>(R, CK, in, taps, w, o, Seq{});
 }
 #else
-void runTile(int, int, int64_t, const float*, const int64_t*, const float*, const TileOut&) {}
+void runTile(int, bool, int, int64_t, const float*, const int64_t*, const float*, const TileOut&) {}
 #endif
 
 }  // namespace
@@ -205,6 +237,17 @@ bool cvecSuits(const ConvGeom& g) {
   if (g.s[2] > 2 || g.Mg < 24) return false;
   const int64_t panels = (g.Mg + kLanes - 1) / kLanes;
   return panels * kLanes * 3 <= g.Mg * 4;
+}
+
+bool cvecBlockedSuits(const ConvGeom& g, bool in, bool out) {
+  if (std::string(gemm::isa().name) != "avx512") return false;
+  if (g.k[0] != 1 || g.grid[0] != 1 || g.img[0] != 1 || g.G != 1) return false;
+  const bool s1 = g.s[1] == 1 && g.s[2] == 1, s2 = g.s[1] == 2 && g.s[2] == 2;
+  // Blocked input: read in place or from a blocked padded copy (no phase
+  // split); blocked output: any input the NCHW kernel reads.
+  if (in && (g.Cg % 16 != 0 || !s1)) return false;
+  if (out && (g.Mg % 16 != 0 || !(s1 || s2))) return false;
+  return in || out;
 }
 
 bool cvecPreferred(const ConvGeom& g) {
@@ -352,7 +395,7 @@ void reserveCvecScratch(ThreadPool& pool, const ConvGeom& g) {
 }
 
 void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
-              const float* b, const float* z, float* y, const Activation& act) {
+              const float* b, const float* z, float* y, const Activation& act, bool inBlocked, bool outBlocked) {
   const int64_t KH = g.k[1], KW = g.k[2], dh = g.dil[1], dw = g.dil[2], sh = g.s[1], sw = g.s[2];
   const int64_t H = g.img[1], W = g.img[2];
   const int64_t padT = g.padBegin[1], padL = g.padBegin[2];
@@ -363,6 +406,10 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
   const int64_t plane = phased ? Hq * Wq : Hp * Wp;  // one phase's plane when phased
   const int64_t width = U.width, perRow = U.perRow, tiles = U.tiles;
 
+  if ((inBlocked && (phased || sh != 1 || sw != 1 || Cg % 16 != 0 || g.G != 1)) ||
+      (outBlocked && (Mg % 16 != 0 || g.G != 1 || (!phased && sw != 1))))
+    throw Error(ErrorCode::kInternal, "convCvec: the blocked layout needs one group, 16 | channels and stride 1");
+  const int64_t ps = inBlocked ? 16 : 1;  // floats from one input pixel to the next
   int64_t* taps = tlsTaps.get(size_t(CK + kInputAhead));
   std::fill(taps + CK, taps + CK + kInputAhead, 0);  // read by the input prefetch past the last step
   bool rowPhase[2] = {false, false};
@@ -371,7 +418,9 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
       for (int64_t kw = 0; kw < KW; ++kw, ++k) {
         const int64_t r = kh * dh, q = kw * dw;
         rowPhase[r & 1] = true;
-        taps[k] = phased ? (c * 4 + (r & 1) * 2 + (q & 1)) * plane + (r >> 1) * Wq + (q >> 1) : c * plane + r * Wp + q;
+        taps[k] = phased      ? (c * 4 + (r & 1) * 2 + (q & 1)) * plane + (r >> 1) * Wq + (q >> 1)
+                  : inBlocked ? ((c >> 4) * plane + r * Wp + q) * 16 + (c & 15)
+                              : c * plane + r * Wp + q;
       }
   float* padded = copy ? tlsPadded.get(size_t(Cg * (phased ? 4 : 1) * plane)) : nullptr;
 
@@ -404,6 +453,24 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
               }
             }
         }, std::max<int64_t>(1, 16384 / (4 * plane)));
+        in = padded;
+      } else if (copy && inBlocked) {
+        // Blocked: rows of Wp pixels of 16 channels, per block of channels.
+        const int64_t keep = std::max<int64_t>(0, std::min(W, Wp - padL));
+        // By rows (a 16->64 conv has one block of channels to copy).
+        pool.parallelFor(Cg / 16 * Hp, [&](int64_t r0, int64_t r1) {
+          for (int64_t r = r0; r < r1; ++r) {
+            const int64_t cb = r / Hp, i = r % Hp, ih = i - padT;
+            float* d = padded + (cb * plane + i * Wp) * 16;
+            if (ih < 0 || ih >= H) {
+              std::memset(d, 0, Wp * 16 * sizeof(float));
+              continue;
+            }
+            std::memset(d, 0, padL * 16 * sizeof(float));
+            std::memcpy(d + padL * 16, xg + (cb * g.imgSize + ih * W) * 16, keep * 16 * sizeof(float));
+            if (padL + keep < Wp) std::memset(d + (padL + keep) * 16, 0, (Wp - padL - keep) * 16 * sizeof(float));
+          }
+        }, std::max<int64_t>(1, 256 / Wp));
         in = padded;
       } else if (copy) {
         pool.parallelFor(Cg, [&](int64_t c0, int64_t c1) {
@@ -438,6 +505,7 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
           int64_t call = 0;
           TileOut o;
           o.ldy = P;
+          o.blk = 16 * P;
           o.clamp = cs.clamp;
           o.lo = cs.lo;
           o.hi = cs.hi;
@@ -450,12 +518,13 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
             const int64_t row = ti / perRow, t = ti % perRow;
             const int64_t c0 = t * width / perRow, c1 = (t + 1) * width / perRow;
             const int64_t pix = row * width + c0;
-            const float* tin = phased ? in + row * Wq + c0 : in + row * sh * Wp + c0 * sw;
+            const float* tin = phased ? in + row * Wq + c0 : in + (row * sh * Wp + c0 * sw) * ps;
             const int64_t k0 = kb * steps, k1 = std::min(CK, k0 + steps);
             o.chans = int(std::min<int64_t>(kLanes, Mg - pi * kLanes));
             o.bias = b ? b + grp * Mg + pi * kLanes : nullptr;
-            o.y = y + yoff + pi * kLanes * P + pix;
-            o.res = z ? z + yoff + pi * kLanes * P + pix : nullptr;
+            const int64_t at = yoff + pi * kLanes * P + (outBlocked ? pix * 16 : pix);
+            o.y = y + at;
+            o.res = z ? z + at : nullptr;
             o.part = part ? part + (ti - t0) * kMaxPix * kLanes : nullptr;
             o.firstBlock = kb == 0;
             o.lastBlock = kb + 1 == blocks;
@@ -463,7 +532,8 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
               o.pf = nextW + call++ * slice;
               o.pfStride = std::max<int64_t>(1, (slice + (k1 - k0) - 1) / (k1 - k0));
             }
-            runTile(phased ? 1 : int(sw), int(c1 - c0), k1 - k0, tin, taps + k0, wbase + (pi * CK + k0) * kLanes, o);
+            runTile(inBlocked ? 16 : phased ? 1 : int(sw), outBlocked, int(c1 - c0), k1 - k0, tin, taps + k0,
+                    wbase + (pi * CK + k0) * kLanes, o);
           };
           if (blocks > 1) {
             // K blocked: a block of a panel's weights (kBlockSteps x 128
