@@ -40,8 +40,9 @@ performance:
   --warmup K            untimed runs before the timed ones (default 1)
   --profile             per-node table: op type, node, mean ms, share of total,
                         slowest first (over the timed runs with --bench)
-  --print-plan          execution order with output shapes, and the memory plan
-                        (activation arena, its lower bound, weights)
+  --print-plan          execution order with output shapes (NCHW16c: kept in the
+                        blocked layout), and the memory plan (activation arena,
+                        its lower bound, weights)
 
 execution:
   --threads N           intra-op threads (default: all cores)

@@ -457,11 +457,13 @@ int runTool(const Options& o) {
       std::string text;
       for (size_t j = 0; j < s.outputs.size(); ++j) {
         std::string shape = j < s.outputShapes.size() ? s.outputShapes[j] : "?";
+        const std::string layout = j < s.outputLayouts.size() ? s.outputLayouts[j] : "";
         Json oe = Json::object();
         oe.set("name", s.outputs[j]);
         oe.set("shape", shape);
+        if (!layout.empty()) oe.set("layout", layout);
         outs.push(std::move(oe));
-        text += (j ? ", " : "") + s.outputs[j] + " " + shape;
+        text += (j ? ", " : "") + s.outputs[j] + " " + shape + (layout.empty() ? "" : " " + layout);
       }
       e.set("outputs", std::move(outs));
       e.set("view", s.isView);

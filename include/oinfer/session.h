@@ -24,6 +24,12 @@ struct SessionOptions {
   std::string logLevel = "warn";   // trace|debug|info|warn|error|off (OINFER_LOG_LEVEL overrides)
   int optimizationLevel = 1;       // 0 = no graph passes, 1 = all passes
   bool profiling = false;          // collect per-node timings
+  // CPU, optimizationLevel >= 1: intermediate float32 tensors on planes that
+  // are not a multiple of 16 pixels (55x55, 13x13, 7x7...) are kept in the
+  // blocked layout NCHW16c between kernels that take it (the channel-vector
+  // Conv, MaxPool, in-place Concat); inputs and outputs stay NCHW. false:
+  // NCHW everywhere (results equal within float rounding).
+  bool blockedLayout = true;
   Device device = Device::kCPU;
   // ---- device = kCUDA (ignored on the CPU) ----
   // Without the backend in this build, or without a usable device, the
@@ -65,6 +71,7 @@ struct PlanStep {
   std::string opType;
   std::vector<std::string> outputs;
   std::vector<std::string> outputShapes;  // "[1,3,224,224]" or "dynamic"
+  std::vector<std::string> outputLayouts;  // "NCHW16c" where SessionOptions::blockedLayout placed it, else ""
   bool isView = false;
   Device device = Device::kCPU;  // where the step runs (copies run on the device)
   bool isCopy = false;           // a host<->device copy the planner inserted (opType "CopyToDevice"/"CopyToHost")

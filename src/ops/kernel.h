@@ -7,6 +7,7 @@
 // placed.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -62,6 +63,22 @@ class WeightCache {
   std::map<std::string, std::shared_ptr<const void>> map_;
 };
 
+// The blocked layout NCHW16c: channel c of pixel p (p = h * W + w) of image n
+// at ((n * C / 16 + c / 16) * H * W + p) * 16 + c % 16, for 4-d float32
+// tensors whose C is a multiple of 16 (same size as NCHW). A tile that
+// computes 16 channels of a run of pixels stores it as one aligned line per
+// pixel, where NCHW scatters it over 16 planes (whose rows straddle cache
+// lines when the plane is not a multiple of 16 floats). The runtime places
+// an intermediate tensor so (runtime::assignBlockedLayouts) only when its
+// producer can write it and every reader can read it, as each op's
+// OpDef::blocked says; KernelInit::blockedIn / blockedOut then tell the
+// kernel. Shapes and ValueInfo stay NCHW: only the kernels see the layout.
+struct BlockedSupport {
+  uint32_t read = 0;   // inputs (bit i) that may be blocked whatever output 0 is
+  uint32_t write = 0;  // outputs that may be blocked
+  uint32_t tied = 0;   // inputs blocked exactly when output 0 is (a fused residual, a pool's input)
+};
+
 struct KernelInit {
   const Node& node;
   int64_t opset;
@@ -83,6 +100,11 @@ struct KernelInit {
   std::vector<std::string> weightNames{};
   // Entry i set by packedWeight(i, ..., true): see there.
   mutable std::vector<char> packedOnly{};
+  // Set by the runtime: inputs / outputs in the blocked layout (see
+  // BlockedSupport); empty or 0 = NCHW.
+  std::vector<uint8_t> blockedIn{}, blockedOut{};
+  bool inBlocked(size_t i) const { return i < blockedIn.size() && blockedIn[i]; }
+  bool outBlocked(size_t i) const { return i < blockedOut.size() && blockedOut[i]; }
 
   bool hasInput(size_t i) const { return i < inputs.size() && inputs[i] != nullptr; }
   const Tensor* constInput(size_t i) const { return i < constInputs.size() ? constInputs[i] : nullptr; }
@@ -160,6 +182,10 @@ class Kernel {
 };
 
 using KernelFactory = std::function<std::unique_ptr<Kernel>(const KernelInit&)>;
+// Which of a node's inputs / outputs its CPU kernel can take in the blocked
+// layout, given the plan's types and constants (KernelInit without blockedIn /
+// blockedOut); asked at plan time.
+using BlockedFn = std::function<BlockedSupport(const KernelInit&)>;
 
 // A kernel from a callable `void(KernelContext&)`, for kernels whose prepared
 // state fits in the lambda's captures.

@@ -25,6 +25,7 @@ struct OpDef {
   std::vector<DataType> types;  // the dtypes the CPU kernel handles (for docs and load checks)
   int viewOfInput = -1;         // >= 0: output 0 is a view of that input (Reshape-like)
   bool deterministic = true;    // false for random ops: never constant-folded
+  BlockedFn blocked;            // empty: the CPU kernel reads and writes NCHW only
 };
 
 class Registry {

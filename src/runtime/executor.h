@@ -35,6 +35,9 @@ struct DeviceConfig {
   int index = 0;
   bool cudaGraphs = true;
   bool deviceIO = false;  // graph inputs and results are caller device buffers
+  // Host plans: intermediate tensors in the blocked layout where their
+  // producer and readers take it (assignBlockedLayouts; optimizationLevel >= 1).
+  bool blockedLayout = false;
   // Device copies of weights the runtime uploads (those no kernel owns), shared
   // by every plan of the session, so each is uploaded once (cudaexec::makeUploadCache).
   std::shared_ptr<void> uploads;
@@ -43,6 +46,15 @@ struct DeviceConfig {
 // Lays out the arenas of a placed plan: each device's kArena slots through
 // planMemory (one host arena, one device arena); fills plan.stats.
 void planArenas(Plan& plan, size_t weightBytes);
+
+// Marks Slot::blocked on the arena tensors of a host plan that can live in
+// the blocked layout NCHW16c (ops/kernel.h): float32, 4-d, static, channels a
+// multiple of 16, not a result, not viewed; produced by a step whose op can
+// write it there (OpDef::blocked) and read only by steps that can read it.
+// Values an op ties together (a fused residual and its conv's output, a
+// MaxPool's input and output, a Concat planned in place and its pieces) are
+// blocked together or not at all. Run after planArenas (Concat pieces).
+void assignBlockedLayouts(Plan& plan);
 
 class Executor {
  public:

@@ -49,6 +49,7 @@ struct Slot {
   bool aliasParent = false;    // kArena: some slot lives inside this one
   size_t bytes = 0;
   Device device = Device::kCPU;  // where the buffer lives (kArena: which arena)
+  bool blocked = false;          // kArena: in the blocked layout NCHW16c (ops/kernel.h, BlockedSupport)
 };
 
 struct Step {

@@ -238,6 +238,7 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
   dev.index = options.deviceIndex;
   dev.cudaGraphs = options.cudaGraphs;
   dev.deviceIO = options.device == Device::kCUDA && options.deviceIO;
+  dev.blockedLayout = options.device == Device::kCPU && options.optimizationLevel >= 1 && options.blockedLayout;
   if (options.device == Device::kCUDA) dev.uploads = runtime::cudaexec::makeUploadCache();
   impl_->exec = std::make_unique<Executor>(g, impl_->pool.get(), options.profiling, std::vector<std::string>{}, dev);
   impl_->exec->allowWeightRelease(&g);
@@ -380,6 +381,7 @@ PlanInfo Session::plan(const std::map<std::string, std::vector<int64_t>>& inputS
       const Slot& slot = p->slots[id];
       ps.outputs.push_back(slot.name);
       ps.outputShapes.push_back(slot.staticShape ? shapeToString(slot.shape) : "dynamic");
+      ps.outputLayouts.push_back(slot.blocked ? "NCHW16c" : "");
     }
     info.steps.push_back(std::move(ps));
   }

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <map>
@@ -216,6 +217,8 @@ void* obs_load(const char* path, int threads, int profiling, int optLevel, int n
     opts.threads = threads;
     opts.profiling = profiling != 0;
     if (optLevel >= 0) opts.optimizationLevel = optLevel;
+    // A/B runs of the blocked layout from the tuning scripts (SessionOptions::blockedLayout).
+    if (const char* v = std::getenv("OINFER_BENCH_BLOCKED_LAYOUT")) opts.blockedLayout = std::atoi(v) != 0;
     h->session = std::make_unique<oinfer::Session>(std::move(graph), opts);
     std::map<std::string, std::vector<int64_t>> shapes;
     for (int i = 0, k = 0; i < ninputs; ++i) {

@@ -191,12 +191,41 @@ void gemmConv(ThreadPool& pool, const ConvGeom& g, Strategy st, const T* x, cons
   });
 }
 
+// Which of X, Y (and FusedConv's residual Z, tied to Y) can be blocked
+// (ops/kernel.h): float32, 2-d, constant 4-d weights, one group, a static
+// input shape, and a conv that would take the GEMM or channel-vector kernels
+// in NCHW (Winograd and the stems' pixel-vector kernel stay: the
+// channel-vector kernel is slower on their shapes), then as
+// cvecBlockedSuits says. Such a conv runs on the channel-vector kernel.
+BlockedSupport convBlocked(const KernelInit& init) {
+  BlockedSupport s;
+  const Node& node = init.node;
+  const ValueInfo* xi = init.inputs.empty() ? nullptr : init.inputs[0];
+  const Tensor* w = init.constInput(1);
+  if (!xi || !w || xi->dtype != DataType::kFloat || !xi->hasShape || xi->shape.size() != 4 || !isStatic(xi->shape) ||
+      w->dtype() != DataType::kFloat || w->rank() != 4 || node.attrInt("group", 1) != 1)
+    return s;
+  if (init.hasInput(2) && init.inputs[2]->dtype != DataType::kFloat) return s;
+  const bool fused = node.opType == "FusedConv";
+  if (fused && conv::parseActivation(node).act == GemmActivation::kGelu) return s;  // no in-tile form
+  const ConvGeom g = convGeom(node, shape::parseWindowAttrs(node, 2, false), 1, toStatic(xi->shape), w->shape());
+  const Strategy st = chooseStrategy(g);
+  if (st != Strategy::kIm2col && st != Strategy::kPointwise) return s;
+  if (st == Strategy::kIm2col && (conv::winogradSuits(g) || conv::pixvecPreferred(g))) return s;
+  if (conv::cvecBlockedSuits(g, true, false)) s.read |= 1u;
+  if (conv::cvecBlockedSuits(g, false, true)) s.write |= 1u;
+  if (fused && init.hasInput(3)) s.tied |= 1u << 3;
+  return s;
+}
+
 class ConvKernel final : public Kernel {
  public:
   explicit ConvKernel(const KernelInit& init) {
     const Node& node_ = init.node;
     group_ = node_.attrInt("group", 1);
     fused_ = node_.opType == "FusedConv";
+    inBlocked_ = init.inBlocked(0);
+    outBlocked_ = init.outBlocked(0);
     reserveThreadScratch(init.pool);
     if (fused_) act_ = conv::parseActivation(node_);
     if (const Tensor* w = init.constInput(1)) w_ = *w;
@@ -235,7 +264,7 @@ class ConvKernel final : public Kernel {
         strategy_ = Strategy::kPixelVec;
         packedB_ = conv::packPixvecWeights(*geom_, w_.data<float>());
       } else if (geom_ && (strategy_ == Strategy::kIm2col || strategy_ == Strategy::kPointwise) &&
-                 w_.shape() == wShape_ && conv::cvecPreferred(*geom_) &&
+                 w_.shape() == wShape_ && (inBlocked_ || outBlocked_ || conv::cvecPreferred(*geom_)) &&
                  act_.act != GemmActivation::kGelu) {  // Gelu has no in-tile form
         strategy_ = Strategy::kChannelVec;
         packedB_ = conv::packCvecWeights(*geom_, w_.data<float>());
@@ -244,6 +273,9 @@ class ConvKernel final : public Kernel {
         packed_ = conv::packConvWeights(wg, w_.data<float>());
       }
     }
+    if ((inBlocked_ || outBlocked_) &&
+        (strategy_ != Strategy::kChannelVec || !conv::cvecBlockedSuits(*geom_, inBlocked_, outBlocked_)))
+      init.fail("planned in the blocked layout, but the channel-vector kernel does not apply");
   }
 
   void run(KernelContext& ctx) override {
@@ -256,6 +288,8 @@ class ConvKernel final : public Kernel {
     if (geom_ && x.shape() == xShape_ && w.shape() == wShape_) {
       g = *geom_;
       st = strategy_;
+    } else if (inBlocked_ || outBlocked_) {
+      ctx.fail("input 0 has shape " + shapeToString(x.shape()) + ", planned as " + shapeToString(xShape_));
     } else {
       const WindowAttrs a = attrs_ && attrs_->strides.size() + 2 == x.rank()
                                 ? *attrs_
@@ -287,7 +321,7 @@ class ConvKernel final : public Kernel {
       }
       if (st == Strategy::kChannelVec) {
         conv::convCvec(ctx.pool(), g, packedB_, x.data<float>(), b ? b->data<float>() : nullptr,
-                       z ? z->data<float>() : nullptr, y.data<float>(), act_);
+                       z ? z->data<float>() : nullptr, y.data<float>(), act_, inBlocked_, outBlocked_);
         return;
       }
       const bool usePacked = w_.defined() && st != Strategy::kDepthwise;
@@ -312,6 +346,7 @@ class ConvKernel final : public Kernel {
   std::optional<ConvGeom> geom_;
   Strategy strategy_ = Strategy::kIm2col;
   bool fused_ = false;
+  bool inBlocked_ = false, outBlocked_ = false;  // X / Y (and Z) in NCHW16c: the plan's static shapes, cvec
   conv::Activation act_;
   std::vector<PackedA> packed_, noPacked_;
   // strategy_ == kWinograd: U = G w G^T per tile position; kChannelVec: the
@@ -496,6 +531,7 @@ void register_conv(Registry& r) {
     d.cpu = cpu::computeInFloat(
         [](const KernelInit& init) -> std::unique_ptr<Kernel> { return std::make_unique<ConvKernel>(init); });
     d.types = {DataType::kFloat, DataType::kDouble, DataType::kFloat16, DataType::kBFloat16};
+    d.blocked = convBlocked;
     r.add(std::move(d));
   }
   // FusedConv: Conv's inputs plus an optional residual Z (Y's shape), and
@@ -509,6 +545,7 @@ void register_conv(Registry& r) {
   f.cpu = cpu::computeInFloat(
       [](const KernelInit& init) -> std::unique_ptr<Kernel> { return std::make_unique<ConvKernel>(init); });
   f.types = {DataType::kFloat, DataType::kFloat16, DataType::kBFloat16};
+  f.blocked = convBlocked;
   r.add(std::move(f));
   // The CPU-only fused pairs (float32 kernels, no CUDA one).
   r.add(OpDef{"ai.oinfer", "FusedConvDepthwise", 1, shape::inferFusedConvDepthwise,

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -300,6 +301,64 @@ void sumPool(ThreadPool& pool, const PoolGeom& g, const T* x, T* y, int kind, bo
 
 enum class Kind { kMax, kAverage, kLp };
 
+// MaxPool over a blocked (NCHW16c) 2-d input into a blocked output: per
+// output pixel, the max of the window's input pixels, 16 channels a vector.
+// One output row [ow0, ow1) of one block: y[ow] = max over the window.
+#if defined(__x86_64__) || defined(__i386__)
+__attribute__((target("avx512f"))) void maxPoolBlockedRow512(const float* xb, int64_t W, const PoolGeom& g,
+                                                             const TapRange& rh, float* yr) {
+  for (int64_t ow = 0; ow < g.out[2]; ++ow) {
+    const TapRange& rw = g.ranges[2][ow];
+    __m512 m = _mm512_set1_ps(std::numeric_limits<float>::lowest());
+    for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
+      const float* row = xb + ((rh.start + kh * g.dil[1]) * W + rw.start) * 16;
+      for (int64_t kw = rw.lo; kw < rw.hi; ++kw) m = _mm512_max_ps(_mm512_loadu_ps(row + kw * g.dil[2] * 16), m);
+    }
+    _mm512_storeu_ps(yr + ow * 16, m);
+  }
+}
+#endif
+
+void maxPoolBlockedRow(const float* xb, int64_t W, const PoolGeom& g, const TapRange& rh, float* yr) {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  if (avx512) return maxPoolBlockedRow512(xb, W, g, rh, yr);
+#endif
+  for (int64_t ow = 0; ow < g.out[2]; ++ow) {
+    const TapRange& rw = g.ranges[2][ow];
+    float m[16];
+    for (int j = 0; j < 16; ++j) m[j] = std::numeric_limits<float>::lowest();
+    for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
+      const float* row = xb + ((rh.start + kh * g.dil[1]) * W + rw.start) * 16;
+      for (int64_t kw = rw.lo; kw < rw.hi; ++kw) {
+        const float* v = row + kw * g.dil[2] * 16;
+        for (int j = 0; j < 16; ++j) m[j] = v[j] > m[j] ? v[j] : m[j];
+      }
+    }
+    std::memcpy(yr + ow * 16, m, sizeof m);
+  }
+}
+
+void maxPoolBlocked(ThreadPool& pool, const PoolGeom& g, const float* x, float* y) {
+  const int64_t blocks = g.planes / 16, H = g.img[1], W = g.img[2], OH = g.out[1], OW = g.out[2];
+  pool.parallelFor(blocks * OH, [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t)
+      maxPoolBlockedRow(x + t / OH * H * W * 16, W, g, g.ranges[1][t % OH], y + t * OW * 16);
+  }, std::max<int64_t>(1, 2048 / std::max<int64_t>(1, OW * 16)));
+}
+
+// MaxPool's input and output may be blocked together: 2-d, float32, a
+// static shape, no Indices output.
+BlockedSupport maxPoolBlockedSupport(const KernelInit& init) {
+  BlockedSupport s;
+  const ValueInfo* xi = init.inputs.empty() ? nullptr : init.inputs[0];
+  if (!xi || xi->dtype != DataType::kFloat || !xi->hasShape || xi->shape.size() != 4 || !isStatic(xi->shape)) return s;
+  if (init.outputs.size() > 1 && init.outputs[1]) return s;
+  s.write = 1u;
+  s.tied = 1u;
+  return s;
+}
+
 class PoolKernel final : public Kernel {
  public:
   PoolKernel(const KernelInit& init, Kind kind) : kind_(kind) {
@@ -308,6 +367,7 @@ class PoolKernel final : public Kernel {
     if (storageOrder_ != 0 && storageOrder_ != 1)
       init.fail("attribute 'storage_order' must be 0 or 1, got " + std::to_string(storageOrder_));
     countPad_ = node.attrInt("count_include_pad", 0) != 0;
+    blocked_ = init.outBlocked(0);
     p_ = lpNorm(node, init.opset);
     const ValueInfo* xi = init.inputs.empty() ? nullptr : init.inputs[0];
     if (xi && xi->hasShape && xi->shape.size() >= 3) {
@@ -336,6 +396,12 @@ class PoolKernel final : public Kernel {
     Tensor& y = ctx.output(0);
     int64_t* idx = ctx.hasOutput(1) ? ctx.output(1).data<int64_t>() : nullptr;
     if (y.numel() == 0) return;
+    if (blocked_) {
+      if (!geom_ || x.shape() != xShape_ || kind_ != Kind::kMax)
+        ctx.fail("input 0 has shape " + shapeToString(x.shape()) + ", planned as " + shapeToString(xShape_));
+      maxPoolBlocked(ctx.pool(), *g, x.data<float>(), y.data<float>());
+      return;
+    }
     if (kind_ == Kind::kMax) {
       if (x.dtype() == DataType::kFloat && !idx && maxPoolSeparable(ctx.pool(), *g, x.data<float>(), y.data<float>()))
         return;
@@ -356,6 +422,7 @@ class PoolKernel final : public Kernel {
   int64_t storageOrder_ = 0;
   bool countPad_ = false;
   float p_ = 2;
+  bool blocked_ = false;  // X and Y in NCHW16c (MaxPool only)
   std::optional<WindowAttrs> attrs_;
   std::vector<int64_t> xShape_;
   std::optional<PoolGeom> geom_;
@@ -373,6 +440,7 @@ void addOp(Registry& r, const char* op, std::initializer_list<int> versions, Kin
     d.types = {DataType::kFloat, DataType::kDouble, DataType::kFloat16};
     // Opset 12 added int8/uint8 to MaxPool.
     if (kind == Kind::kMax && v >= 12) d.types.insert(d.types.end(), {DataType::kInt8, DataType::kUInt8});
+    if (kind == Kind::kMax) d.blocked = maxPoolBlockedSupport;
     r.add(std::move(d));
   }
 }

@@ -1,0 +1,220 @@
+// The blocked layout NCHW16c (SessionOptions::blockedLayout,
+// runtime::assignBlockedLayouts): a SqueezeNet-like block on odd planes run
+// with the layout on and off (and with no passes at all) must agree; the plan
+// must keep exactly the tensors the rules allow blocked (produced and read by
+// kernels that take the layout, channels a multiple of 16, planes not a
+// multiple of 16 pixels, not results); a kernel given the layout where it
+// cannot take it refuses with the reason.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <set>
+
+#include "graph/passes/pass_util.h"
+#include "ops/cpu/gemm/sgemm.h"
+#include "ops/kernel.h"
+#include "ops/registry.h"
+#include "oinfer/oinfer.h"
+
+using namespace oinfer;
+
+namespace {
+
+Tensor rndT(std::vector<int64_t> shape, std::mt19937& rng) {
+  Tensor t(DataType::kFloat, std::move(shape));
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(rng);
+  return t;
+}
+
+Node mk(const std::string& op, const std::string& name, std::vector<std::string> in, std::vector<std::string> out) {
+  Node n;
+  n.opType = op;
+  n.name = name;
+  n.inputs = std::move(in);
+  n.outputs = std::move(out);
+  return n;
+}
+
+// Conv (W_name [M, C, k, k], bias, pad k / 2) [+ residual] + Relu.
+void conv(Graph& g, std::mt19937& rng, const std::string& name, const std::string& in, int64_t c, int64_t m,
+          int64_t k, const std::string& out, const std::string& residual = "") {
+  // Weights scaled by 1 / sqrt(fan-in), so activations stay near 1 through
+  // the chain and the tolerance means the same at every depth.
+  Tensor w = rndT({m, c, k, k}, rng);
+  const float scale = 1.f / std::sqrt(float(c * k * k));
+  for (int64_t i = 0; i < w.numel(); ++i) w.data<float>()[i] *= scale;
+  g.initializers[name + ".W"] = w;
+  g.initializers[name + ".B"] = rndT({m}, rng);
+  Node n = mk("Conv", name, {in, name + ".W", name + ".B"}, {name + ".c"});
+  n.attributes.push_back(passes::util::intsAttr("pads", {k / 2, k / 2, k / 2, k / 2}));
+  g.nodes.push_back(n);
+  std::string pre = name + ".c";
+  if (!residual.empty()) {
+    g.nodes.push_back(mk("Add", name + ".add", {pre, residual}, {name + ".a"}));
+    pre = name + ".a";
+  }
+  g.nodes.push_back(mk("Relu", name + ".relu", {pre}, {out}));
+}
+
+// x [1, 16, H, H] -> conv0 3x3 16->32 -> s0 -> MaxPool 3x3/2 (ceil) -> p
+// -> squeeze 1x1 32->16 -> q -> expand1x1 16->32 -> e1, expand3x3 16->32 -> e3
+// -> Concat -> cat [64] -> 1x1 64->64 + cat -> r -> 3x3 64->40 -> y (output);
+// q -> GlobalAveragePool -> gap (output)
+Graph fireGraph(int64_t H, int64_t N = 1) {
+  std::mt19937 rng(7);
+  Graph g;
+  g.opsetImports[""] = 13;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {N, 16, H, H}});
+  conv(g, rng, "conv0", "x", 16, 32, 3, "s0");
+  Node p = mk("MaxPool", "pool", {"s0"}, {"p"});
+  p.attributes.push_back(passes::util::intsAttr("kernel_shape", {3, 3}));
+  p.attributes.push_back(passes::util::intsAttr("strides", {2, 2}));
+  p.attributes.push_back(passes::util::intAttr("ceil_mode", 1));
+  g.nodes.push_back(p);
+  conv(g, rng, "squeeze", "p", 32, 16, 1, "q");
+  conv(g, rng, "expand1x1", "q", 16, 32, 1, "e1");
+  conv(g, rng, "expand3x3", "q", 16, 32, 3, "e3");
+  Node cat = mk("Concat", "cat", {"e1", "e3"}, {"cat"});
+  cat.attributes.push_back(passes::util::intAttr("axis", 1));
+  g.nodes.push_back(cat);
+  conv(g, rng, "res", "cat", 64, 64, 1, "r", "cat");
+  conv(g, rng, "head", "r", 64, 40, 3, "y");
+  g.nodes.push_back(mk("GlobalAveragePool", "gap", {"q"}, {"gap"}));
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  g.outputs.push_back(ValueInfo{"gap", ValueKind::kTensor, DataType::kFloat, false, {}});
+  return g;
+}
+
+std::set<std::string> blockedTensors(const PlanInfo& plan) {
+  std::set<std::string> out;
+  for (const PlanStep& s : plan.steps)
+    for (size_t j = 0; j < s.outputs.size() && j < s.outputLayouts.size(); ++j)
+      if (s.outputLayouts[j] == "NCHW16c") out.insert(s.outputs[j]);
+  return out;
+}
+
+void expectClose(const std::vector<Tensor>& a, const std::vector<Tensor>& b, const std::string& what) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t k = 0; k < a.size(); ++k) {
+    ASSERT_EQ(a[k].shape(), b[k].shape()) << what << " output " << k;
+    for (int64_t i = 0; i < a[k].numel(); ++i) {
+      const float e = a[k].data<float>()[i], v = b[k].data<float>()[i];
+      ASSERT_LE(std::fabs(v - e), 1e-4f + 1e-4f * std::fabs(e)) << what << " output " << k << " element " << i;
+    }
+  }
+}
+
+bool avx512() { return std::string(sgemmIsa()) == "avx512"; }
+
+}  // namespace
+
+TEST(BlockedLayout, FireBlockOnOddPlanes) {
+  const int64_t H = 15;  // 225 pixels, the pooled plane 7x7: neither a multiple of 16
+  const Graph g = fireGraph(H);
+  std::mt19937 rng(3);
+  const Tensor x = rndT({1, 16, H, H}, rng);
+  SessionOptions none, off, on;
+  none.optimizationLevel = 0;
+  off.blockedLayout = false;
+  Session plain(g, none), nchw(g, off), blocked(g, on);
+  const auto want = plain.run({{"x", x}});
+  const auto a = nchw.run({{"x", x}});
+  const auto b = blocked.run({{"x", x}});
+  const auto again = blocked.run({{"x", x}});  // the same plan and buffers once more
+  expectClose(want, a, "layout off");
+  expectClose(want, b, "layout on");
+  for (size_t k = 0; k < b.size(); ++k)
+    for (int64_t i = 0; i < b[k].numel(); ++i) ASSERT_EQ(b[k].data<float>()[i], again[k].data<float>()[i]);
+
+  const std::map<std::string, std::vector<int64_t>> shapes{{"x", {1, 16, H, H}}};
+  EXPECT_TRUE(blockedTensors(nchw.plan(shapes)).empty());
+  EXPECT_TRUE(blockedTensors(plain.plan(shapes)).empty()) << "optimizationLevel 0 keeps NCHW";
+  if (!avx512()) {
+    EXPECT_TRUE(blockedTensors(blocked.plan(shapes)).empty()) << "the channel-vector kernel needs AVX-512";
+    return;
+  }
+  // s0 (a MaxPool's input, tied to its output) and p; e1 and e3 (pieces of
+  // an in-place Concat, tied to it), cat (also the residual of res, tied to
+  // r) and r (read by the 3x3 head, whose 40 outputs stay NCHW). Not q:
+  // GlobalAveragePool takes NCHW only.
+  EXPECT_EQ(blockedTensors(blocked.plan(shapes)), (std::set<std::string>{"s0", "p", "e1", "e3", "cat", "r"}));
+}
+
+TEST(BlockedLayout, AlignedPlanesStayNchw) {
+  // 16x16 planes (pooled 8x8): whole cache lines per channel, so NCHW stays.
+  const Graph g = fireGraph(16);
+  SessionOptions on;
+  Session s(g, on);
+  EXPECT_TRUE(blockedTensors(s.plan({{"x", {1, 16, 16, 16}}})).empty());
+  std::mt19937 rng(4);
+  const Tensor x = rndT({1, 16, 16, 16}, rng);
+  SessionOptions none;
+  none.optimizationLevel = 0;
+  Session plain(g, none);
+  expectClose(plain.run({{"x", x}}), s.run({{"x", x}}), "aligned planes");
+}
+
+TEST(BlockedLayout, BatchOfTwo) {
+  // Two images: the Concat is no longer planned in place (its pieces are not
+  // contiguous), so its pieces stay NCHW; the pool's input and output do not.
+  const Graph g = fireGraph(13, 2);
+  std::mt19937 rng(5);
+  const Tensor x = rndT({2, 16, 13, 13}, rng);
+  SessionOptions none, on;
+  none.optimizationLevel = 0;
+  Session plain(g, none), blocked(g, on);
+  expectClose(plain.run({{"x", x}}), blocked.run({{"x", x}}), "batch 2");
+  if (avx512()) EXPECT_EQ(blockedTensors(blocked.plan({{"x", {2, 16, 13, 13}}})), (std::set<std::string>{"s0", "p"}));
+}
+
+// A kernel told its tensors are blocked where it cannot take them refuses
+// at plan time, naming the node (the runtime never does this: it asks
+// OpDef::blocked first).
+TEST(BlockedLayout, KernelRefusesLayoutItCannotTake) {
+  Node n = mk("Conv", "grouped", {"x", "W"}, {"y"});
+  n.attributes.push_back(passes::util::intAttr("group", 2));
+  ValueInfo xi{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 32, 9, 9}};
+  ValueInfo wi{"W", ValueKind::kTensor, DataType::kFloat, true, {32, 16, 1, 1}};
+  ValueInfo yi{"y", ValueKind::kTensor, DataType::kFloat, true, {1, 32, 9, 9}};
+  std::mt19937 rng(6);
+  const Tensor w = rndT({32, 16, 1, 1}, rng);
+  const OpDef* def = Registry::global().find("", "Conv", 13);
+  ASSERT_NE(def, nullptr);
+  ASSERT_TRUE(def->blocked);
+  KernelInit init{n, 13, {&xi, &wi}, {nullptr, &w}, {&yi}};
+  const BlockedSupport sup = def->blocked(init);
+  EXPECT_EQ(sup.read, 0u) << "a grouped conv reads NCHW only";
+  EXPECT_EQ(sup.write, 0u);
+  init.blockedIn = {1, 0};
+  try {
+    def->cpu(init);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("grouped"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("planned in the blocked layout, but the channel-vector kernel does not apply"),
+              std::string::npos)
+        << msg;
+  }
+}
+
+// MaxPool with an Indices output takes NCHW only; its input stays NCHW.
+TEST(BlockedLayout, MaxPoolWithIndicesStaysNchw) {
+  Node n = mk("MaxPool", "pool", {"x"}, {"y", "i"});
+  n.attributes.push_back(passes::util::intsAttr("kernel_shape", {3, 3}));
+  ValueInfo xi{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 32, 9, 9}};
+  ValueInfo yi{"y", ValueKind::kTensor, DataType::kFloat, true, {1, 32, 7, 7}};
+  ValueInfo ii{"i", ValueKind::kTensor, DataType::kInt64, true, {1, 32, 7, 7}};
+  const OpDef* def = Registry::global().find("", "MaxPool", 13);
+  ASSERT_NE(def, nullptr);
+  ASSERT_TRUE(def->blocked);
+  KernelInit withIdx{n, 13, {&xi}, {nullptr}, {&yi, &ii}};
+  EXPECT_EQ(def->blocked(withIdx).write, 0u);
+  KernelInit plain{n, 13, {&xi}, {nullptr}, {&yi, nullptr}};
+  const BlockedSupport sup = def->blocked(plain);
+  EXPECT_EQ(sup.write, 1u);
+  EXPECT_EQ(sup.tied, 1u);
+}
