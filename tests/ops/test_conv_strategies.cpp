@@ -371,11 +371,13 @@ void expectEpilogues(const Tensor& plain, const Tensor& z, const std::string& la
 // 1x1 read in place (flat and strided), K past 256, bias / residual and
 // the activations applied in the tile's epilogue. The shifted GEMM runs the
 // same shapes as a second check of the one a plan used before.
+// A conv shape the tile tests run: input, weights, stride / padding / groups.
+struct Case {
+  std::vector<int64_t> xs, ws;
+  P2 p;
+};
+
 TEST(ConvStrategy, ChannelVecDirect) {
-  struct Case {
-    std::vector<int64_t> xs, ws;
-    P2 p;
-  };
   P2 asym;
   asym.pads = {0, 2, 1, 0};
   P2 dil;
@@ -452,10 +454,6 @@ void fromBlocked(const float* xb, int64_t N, int64_t C, int64_t P, float* x) {
 // pixel) and a whole conv of 16, batch 2, K blocked, weights-major units,
 // stride 2 (blocked output only), every epilogue.
 TEST(ConvStrategy, ChannelVecBlocked) {
-  struct Case {
-    std::vector<int64_t> xs, ws;
-    P2 p;
-  };
   P2 asym;
   asym.pads = {0, 2, 1, 0};
   P2 dil;
@@ -587,10 +585,6 @@ TEST(ConvStrategy, ChannelVecChosen) {
 // bias / residual and the activations in the tile's epilogue.
 TEST(ConvStrategy, PixelVecDirect) {
   if (std::string(sgemmIsa()) != "avx512") GTEST_SKIP() << "the pixel-vector kernel needs AVX-512";
-  struct Case {
-    std::vector<int64_t> xs, ws;
-    P2 p;
-  };
   P2 asym;
   asym.pads = {1, 0, 2, 3};
   const Case cases[] = {

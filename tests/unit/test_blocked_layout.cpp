@@ -17,26 +17,14 @@
 #include "ops/kernel.h"
 #include "ops/registry.h"
 #include "oinfer/oinfer.h"
+#include "graph_builders.h"
 
 using namespace oinfer;
 
 namespace {
 
-Tensor rndT(std::vector<int64_t> shape, std::mt19937& rng) {
-  Tensor t(DataType::kFloat, std::move(shape));
-  std::uniform_real_distribution<float> d(-1.f, 1.f);
-  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(rng);
-  return t;
-}
-
-Node mk(const std::string& op, const std::string& name, std::vector<std::string> in, std::vector<std::string> out) {
-  Node n;
-  n.opType = op;
-  n.name = name;
-  n.inputs = std::move(in);
-  n.outputs = std::move(out);
-  return n;
-}
+using test::mk;
+using test::rndT;
 
 // Conv (W_name [M, C, k, k], bias, pad k / 2) [+ residual] + Relu.
 void conv(Graph& g, std::mt19937& rng, const std::string& name, const std::string& in, int64_t c, int64_t m,

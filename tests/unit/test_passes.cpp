@@ -7,27 +7,14 @@
 
 #include "graph/passes/passes.h"
 #include "oinfer/oinfer.h"
+#include "graph_builders.h"
 
 using namespace oinfer;
 
 namespace {
 
-Tensor randomTensor(std::vector<int64_t> shape, std::mt19937& rng, float lo = -1.f, float hi = 1.f) {
-  Tensor t(DataType::kFloat, std::move(shape));
-  std::uniform_real_distribution<float> d(lo, hi);
-  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(rng);
-  return t;
-}
-
-Node makeNode(const std::string& op, const std::string& name, std::vector<std::string> in,
-              std::vector<std::string> out) {
-  Node n;
-  n.opType = op;
-  n.name = name;
-  n.inputs = std::move(in);
-  n.outputs = std::move(out);
-  return n;
-}
+using test::mk;
+using test::rndT;
 
 // x[1,3,6,6] -> Conv(4 filters 3x3, pad 1, bias?) -> BatchNormalization -> Relu -> y
 // When `conv_out_is_read_twice`, the Conv output also feeds an Add, so folding must not happen.
@@ -36,13 +23,13 @@ Graph convBnGraph(bool withBias, bool convOutputReadTwice) {
   Graph g;
   g.opsetImports[""] = 13;
   g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 3, 6, 6}});
-  g.initializers["W"] = randomTensor({4, 3, 3, 3}, rng);
-  if (withBias) g.initializers["B"] = randomTensor({4}, rng);
-  g.initializers["scale"] = randomTensor({4}, rng, 0.5f, 2.f);
-  g.initializers["bias"] = randomTensor({4}, rng);
-  g.initializers["mean"] = randomTensor({4}, rng);
-  g.initializers["var"] = randomTensor({4}, rng, 0.1f, 3.f);
-  Node conv = makeNode("Conv", "conv", {"x", "W"}, {"c"});
+  g.initializers["W"] = rndT({4, 3, 3, 3}, rng);
+  if (withBias) g.initializers["B"] = rndT({4}, rng);
+  g.initializers["scale"] = rndT({4}, rng, 0.5f, 2.f);
+  g.initializers["bias"] = rndT({4}, rng);
+  g.initializers["mean"] = rndT({4}, rng);
+  g.initializers["var"] = rndT({4}, rng, 0.1f, 3.f);
+  Node conv = mk("Conv", "conv", {"x", "W"}, {"c"});
   if (withBias) conv.inputs.push_back("B");
   Attribute pads;
   pads.name = "pads";
@@ -50,17 +37,17 @@ Graph convBnGraph(bool withBias, bool convOutputReadTwice) {
   pads.ints = {1, 1, 1, 1};
   conv.attributes.push_back(pads);
   g.nodes.push_back(conv);
-  Node bn = makeNode("BatchNormalization", "bn", {"c", "scale", "bias", "mean", "var"}, {"n"});
+  Node bn = mk("BatchNormalization", "bn", {"c", "scale", "bias", "mean", "var"}, {"n"});
   Attribute eps;
   eps.name = "epsilon";
   eps.type = AttrType::kFloat;
   eps.f = 1e-3f;
   bn.attributes.push_back(eps);
   g.nodes.push_back(bn);
-  g.nodes.push_back(makeNode("Relu", "relu", {"n"}, {"y"}));
+  g.nodes.push_back(mk("Relu", "relu", {"n"}, {"y"}));
   g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
   if (convOutputReadTwice) {
-    g.nodes.push_back(makeNode("Add", "add", {"c", "y"}, {"z"}));
+    g.nodes.push_back(mk("Add", "add", {"c", "y"}, {"z"}));
     g.outputs.push_back(ValueInfo{"z", ValueKind::kTensor, DataType::kFloat, false, {}});
   }
   return g;
@@ -68,7 +55,7 @@ Graph convBnGraph(bool withBias, bool convOutputReadTwice) {
 
 void expectSameOutputs(const Graph& g, size_t expectedNodesOptimized) {
   std::mt19937 rng(11);
-  Tensor x = randomTensor({1, 3, 6, 6}, rng);
+  Tensor x = rndT({1, 3, 6, 6}, rng);
   SessionOptions off, on;
   off.optimizationLevel = 0;
   on.optimizationLevel = 1;
