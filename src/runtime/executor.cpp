@@ -324,9 +324,7 @@ void assignBlockedLayouts(Plan& plan) {
         sup.tied = step.in.size() >= 32 ? 0u : (1u << step.in.size()) - 1;
       } else if (step.def && step.def->blocked) {
         KernelInit init{*step.node, step.opset, {}, {}, {}};
-        fillInit(plan, step, init);
-        init.blockedIn.clear();
-        init.blockedOut.clear();
+        fillInit(plan, step, init);  // nothing is blocked yet
         sup = step.def->blocked(init);
       }
     }

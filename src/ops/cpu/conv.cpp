@@ -191,6 +191,21 @@ void gemmConv(ThreadPool& pool, const ConvGeom& g, Strategy st, const T* x, cons
   });
 }
 
+// The strategy a plan with constant float weights of the planned shape runs
+// g on: Winograd, the stems' pixel-vector kernel or the channel-vector
+// kernel where they apply and measured faster (cvec: the channel-vector
+// kernel wherever it may replace the GEMMs, as the blocked layout needs),
+// else chooseStrategy's. Gelu has no in-tile form.
+Strategy plannedStrategy(const ConvGeom& g, GemmActivation act, bool cvec) {
+  const Strategy st = chooseStrategy(g);
+  const bool inTile = act != GemmActivation::kGelu;
+  if (st == Strategy::kIm2col && conv::winogradSuits(g)) return Strategy::kWinograd;
+  if (st == Strategy::kIm2col && conv::pixvecPreferred(g) && inTile) return Strategy::kPixelVec;
+  if ((st == Strategy::kIm2col || st == Strategy::kPointwise) && (cvec || conv::cvecPreferred(g)) && inTile)
+    return Strategy::kChannelVec;
+  return st;
+}
+
 // Which of X, Y (and FusedConv's residual Z, tied to Y) can be blocked
 // (ops/kernel.h): float32, 2-d, constant 4-d weights, one group, a static
 // input shape, and a conv that would take the GEMM or channel-vector kernels
@@ -207,11 +222,9 @@ BlockedSupport convBlocked(const KernelInit& init) {
     return s;
   if (init.hasInput(2) && init.inputs[2]->dtype != DataType::kFloat) return s;
   const bool fused = node.opType == "FusedConv";
-  if (fused && conv::parseActivation(node).act == GemmActivation::kGelu) return s;  // no in-tile form
+  const GemmActivation act = fused ? conv::parseActivation(node).act : GemmActivation::kNone;
   const ConvGeom g = convGeom(node, shape::parseWindowAttrs(node, 2, false), 1, toStatic(xi->shape), w->shape());
-  const Strategy st = chooseStrategy(g);
-  if (st != Strategy::kIm2col && st != Strategy::kPointwise) return s;
-  if (st == Strategy::kIm2col && (conv::winogradSuits(g) || conv::pixvecPreferred(g))) return s;
+  if (plannedStrategy(g, act, true) != Strategy::kChannelVec) return s;
   if (conv::cvecBlockedSuits(g, true, false)) s.read |= 1u;
   if (conv::cvecBlockedSuits(g, false, true)) s.write |= 1u;
   if (fused && init.hasInput(3)) s.tied |= 1u << 3;
@@ -254,19 +267,15 @@ class ConvKernel final : public Kernel {
       wg.Mg = w_.dim(0) / group_;
       wg.Cg = w_.dim(1);
       wg.K = w_.numel() / std::max<int64_t>(1, w_.dim(0) * w_.dim(1));
-      // Winograd needs the static geometry (it is chosen per shape) and
-      // replaces the GEMM packing; another input shape falls back to im2col.
-      if (geom_ && strategy_ == Strategy::kIm2col && w_.shape() == wShape_ && conv::winogradSuits(*geom_)) {
-        strategy_ = Strategy::kWinograd;
+      // Winograd and the tile kernels need the static geometry (they are
+      // chosen per shape) and replace the GEMM packing; another input shape
+      // falls back to im2col.
+      if (geom_ && w_.shape() == wShape_) strategy_ = plannedStrategy(*geom_, act_.act, inBlocked_ || outBlocked_);
+      if (strategy_ == Strategy::kWinograd) {
         packedB_ = conv::packWinogradWeights(*geom_, w_.data<float>());
-      } else if (geom_ && strategy_ == Strategy::kIm2col && w_.shape() == wShape_ && conv::pixvecPreferred(*geom_) &&
-                 act_.act != GemmActivation::kGelu) {  // Gelu has no in-tile form
-        strategy_ = Strategy::kPixelVec;
+      } else if (strategy_ == Strategy::kPixelVec) {
         packedB_ = conv::packPixvecWeights(*geom_, w_.data<float>());
-      } else if (geom_ && (strategy_ == Strategy::kIm2col || strategy_ == Strategy::kPointwise) &&
-                 w_.shape() == wShape_ && (inBlocked_ || outBlocked_ || conv::cvecPreferred(*geom_)) &&
-                 act_.act != GemmActivation::kGelu) {  // Gelu has no in-tile form
-        strategy_ = Strategy::kChannelVec;
+      } else if (strategy_ == Strategy::kChannelVec) {
         packedB_ = conv::packCvecWeights(*geom_, w_.data<float>());
         if (init.pool) conv::reserveCvecScratch(*init.pool, *geom_);
       } else if (!(geom_ && strategy_ == Strategy::kDepthwise)) {

@@ -406,8 +406,7 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
   const int64_t plane = phased ? Hq * Wq : Hp * Wp;  // one phase's plane when phased
   const int64_t width = U.width, perRow = U.perRow, tiles = U.tiles;
 
-  if ((inBlocked && (phased || sh != 1 || sw != 1 || Cg % 16 != 0 || g.G != 1)) ||
-      (outBlocked && (Mg % 16 != 0 || g.G != 1 || (!phased && sw != 1))))
+  if ((inBlocked || outBlocked) && !cvecBlockedSuits(g, inBlocked, outBlocked))
     throw Error(ErrorCode::kInternal, "convCvec: the blocked layout needs one group, 16 | channels and stride 1");
   const int64_t ps = inBlocked ? 16 : 1;  // floats from one input pixel to the next
   int64_t* taps = tlsTaps.get(size_t(CK + kInputAhead));
@@ -455,20 +454,15 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
         }, std::max<int64_t>(1, 16384 / (4 * plane)));
         in = padded;
       } else if (copy && inBlocked) {
-        // Blocked: rows of Wp pixels of 16 channels, per block of channels.
-        const int64_t keep = std::max<int64_t>(0, std::min(W, Wp - padL));
-        // By rows (a 16->64 conv has one block of channels to copy).
+        // Blocked: a row of Wp pixels of 16 channels is a row of 16 x Wp
+        // floats, padded as one. By rows (a 16->64 conv has one block of
+        // channels to copy).
         pool.parallelFor(Cg / 16 * Hp, [&](int64_t r0, int64_t r1) {
           for (int64_t r = r0; r < r1; ++r) {
             const int64_t cb = r / Hp, i = r % Hp, ih = i - padT;
             float* d = padded + (cb * plane + i * Wp) * 16;
-            if (ih < 0 || ih >= H) {
-              std::memset(d, 0, Wp * 16 * sizeof(float));
-              continue;
-            }
-            std::memset(d, 0, padL * 16 * sizeof(float));
-            std::memcpy(d + padL * 16, xg + (cb * g.imgSize + ih * W) * 16, keep * 16 * sizeof(float));
-            if (padL + keep < Wp) std::memset(d + (padL + keep) * 16, 0, (Wp - padL - keep) * 16 * sizeof(float));
+            if (ih < 0 || ih >= H) std::memset(d, 0, Wp * 16 * sizeof(float));
+            else padRow512(xg + (cb * g.imgSize + ih * W) * 16, W * 16, padL * 16, Wp * 16, d);
           }
         }, std::max<int64_t>(1, 256 / Wp));
         in = padded;

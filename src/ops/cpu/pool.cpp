@@ -301,49 +301,43 @@ void sumPool(ThreadPool& pool, const PoolGeom& g, const T* x, T* y, int kind, bo
 
 enum class Kind { kMax, kAverage, kLp };
 
-// MaxPool over a blocked (NCHW16c) 2-d input into a blocked output: per
-// output pixel, the max of the window's input pixels, 16 channels a vector.
-// One output row [ow0, ow1) of one block: y[ow] = max over the window.
-#if defined(__x86_64__) || defined(__i386__)
-__attribute__((target("avx512f"))) void maxPoolBlockedRow512(const float* xb, int64_t W, const PoolGeom& g,
-                                                             const TapRange& rh, float* yr) {
+// MaxPool over a blocked (NCHW16c) 2-d input into a blocked output, one
+// output row of one block of 16 channels: per output pixel, the max of the
+// window's input pixels, 16 channels a vector (a GCC vector type: one zmm
+// in the AVX-512 copy; a plain 16-lane loop came out as 16 scalar maxes).
+// Compiled twice like maxPoolRowsImpl, the AVX-512 copy chosen at run time.
+using F16 = float __attribute__((vector_size(64)));
+__attribute__((always_inline)) inline void maxPoolBlockedRowImpl(const float* xb, int64_t W, const PoolGeom& g,
+                                                                 const TapRange& rh, float* yr) {
   for (int64_t ow = 0; ow < g.out[2]; ++ow) {
     const TapRange& rw = g.ranges[2][ow];
-    __m512 m = _mm512_set1_ps(std::numeric_limits<float>::lowest());
-    for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
-      const float* row = xb + ((rh.start + kh * g.dil[1]) * W + rw.start) * 16;
-      for (int64_t kw = rw.lo; kw < rw.hi; ++kw) m = _mm512_max_ps(_mm512_loadu_ps(row + kw * g.dil[2] * 16), m);
-    }
-    _mm512_storeu_ps(yr + ow * 16, m);
-  }
-}
-#endif
-
-void maxPoolBlockedRow(const float* xb, int64_t W, const PoolGeom& g, const TapRange& rh, float* yr) {
-#if defined(__x86_64__) || defined(__i386__)
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
-  if (avx512) return maxPoolBlockedRow512(xb, W, g, rh, yr);
-#endif
-  for (int64_t ow = 0; ow < g.out[2]; ++ow) {
-    const TapRange& rw = g.ranges[2][ow];
-    float m[16];
-    for (int j = 0; j < 16; ++j) m[j] = std::numeric_limits<float>::lowest();
+    F16 m = F16{} + std::numeric_limits<float>::lowest();
     for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
       const float* row = xb + ((rh.start + kh * g.dil[1]) * W + rw.start) * 16;
       for (int64_t kw = rw.lo; kw < rw.hi; ++kw) {
-        const float* v = row + kw * g.dil[2] * 16;
-        for (int j = 0; j < 16; ++j) m[j] = v[j] > m[j] ? v[j] : m[j];
+        F16 v;
+        std::memcpy(&v, row + kw * g.dil[2] * 16, sizeof v);
+        m = v > m ? v : m;
       }
     }
-    std::memcpy(yr + ow * 16, m, sizeof m);
+    std::memcpy(yr + ow * 16, &m, sizeof m);
   }
 }
 
+__attribute__((target("avx512f"))) void maxPoolBlockedRow512(const float* xb, int64_t W, const PoolGeom& g,
+                                                             const TapRange& rh, float* yr) {
+  maxPoolBlockedRowImpl(xb, W, g, rh, yr);
+}
+void maxPoolBlockedRowPortable(const float* xb, int64_t W, const PoolGeom& g, const TapRange& rh, float* yr) {
+  maxPoolBlockedRowImpl(xb, W, g, rh, yr);
+}
+
 void maxPoolBlocked(ThreadPool& pool, const PoolGeom& g, const float* x, float* y) {
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  const auto row = avx512 ? &maxPoolBlockedRow512 : &maxPoolBlockedRowPortable;
   const int64_t blocks = g.planes / 16, H = g.img[1], W = g.img[2], OH = g.out[1], OW = g.out[2];
   pool.parallelFor(blocks * OH, [&](int64_t b, int64_t e) {
-    for (int64_t t = b; t < e; ++t)
-      maxPoolBlockedRow(x + t / OH * H * W * 16, W, g, g.ranges[1][t % OH], y + t * OW * 16);
+    for (int64_t t = b; t < e; ++t) row(x + t / OH * H * W * 16, W, g, g.ranges[1][t % OH], y + t * OW * 16);
   }, std::max<int64_t>(1, 2048 / std::max<int64_t>(1, OW * 16)));
 }
 
