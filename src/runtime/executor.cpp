@@ -293,14 +293,16 @@ void assignBlockedLayouts(Plan& plan) {
     ok[id] = s.kind == SlotKind::kArena && s.device == Device::kCPU && s.staticShape &&
              s.type.dtype == DataType::kFloat && s.shape.size() == 4 && s.shape[1] > 0 && s.shape[1] % 16 == 0 &&
              numElements(s.shape) > 0;
-    // Only planes that are not a whole number of cache lines (55x55, 27x27,
-    // 13x13, 7x7): there NCHW starts nearly every channel's plane inside a
-    // line, so the kernels' row loads and stores straddle two. On aligned
-    // planes the layout measured no better: ResNet-50 with every eligible
-    // tensor blocked (its 56x56 to 14x14 stages too) ran 1.05-1.06x slower
-    // side by side, though the kernel bench times each of its convs blocked
-    // at 0.78-1.03x.
-    if (ok[id] && (s.shape[2] * s.shape[3]) % 16 == 0) ok[id] = 0;
+    // Any plane. On planes that are not a whole number of cache lines
+    // (55x55, 27x27, 13x13, 7x7) NCHW starts nearly every channel's plane
+    // inside a line, so row loads and stores straddle two; on every plane a
+    // channel-vector tile reads its input pixels as whole lines (in NCHW a
+    // 14-pixel run of each channel uses parts of two). ResNet-50 with its
+    // 56x56 to 14x14 stages blocked too, side by side in separate processes
+    // (paired medians, blocked / odd planes only): 0.945-0.998. That needs
+    // the stages' outputs blocked, so the stride-2 downsamples and the final
+    // pool read the layout: with them NCHW, the 1x1 convs between ran the
+    // channel-vector kernel with NCHW output, 1.05x slower in all.
   }
   for (const Slot& s : plan.slots)
     if (s.kind == SlotKind::kView && s.viewBase >= 0) ok[s.viewBase] = 0;  // a view reads it as NCHW

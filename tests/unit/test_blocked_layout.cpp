@@ -2,15 +2,16 @@
 // runtime::assignBlockedLayouts): a SqueezeNet-like block on odd planes run
 // with the layout on and off (and with no passes at all) must agree; the plan
 // must keep exactly the tensors the rules allow blocked (produced and read by
-// kernels that take the layout, channels a multiple of 16, planes not a
-// multiple of 16 pixels, not results); a kernel given the layout where it
-// cannot take it refuses with the reason.
+// kernels that take the layout, channels a multiple of 16, not results), on
+// odd and aligned planes alike; a kernel given the layout where it cannot
+// take it refuses with the reason.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <map>
 #include <random>
 #include <set>
+#include <tuple>
 
 #include "graph/passes/pass_util.h"
 #include "ops/cpu/gemm/sgemm.h"
@@ -49,8 +50,8 @@ void conv(Graph& g, std::mt19937& rng, const std::string& name, const std::strin
 
 // x [1, 16, H, H] -> conv0 3x3 16->32 -> s0 -> MaxPool 3x3/2 (ceil) -> p
 // -> squeeze 1x1 32->16 -> q -> expand1x1 16->32 -> e1, expand3x3 16->32 -> e3
-// -> Concat -> cat [64] -> 1x1 64->64 + cat -> r -> 3x3 64->40 -> y (output);
-// q -> GlobalAveragePool -> gap (output)
+// -> Concat -> cat [64] -> 1x1 64->64 + cat -> r -> 3x3 64->48 -> y (output);
+// q -> GlobalAveragePool -> gap, GlobalMaxPool -> gmp (outputs)
 Graph fireGraph(int64_t H, int64_t N = 1) {
   std::mt19937 rng(7);
   Graph g;
@@ -69,10 +70,12 @@ Graph fireGraph(int64_t H, int64_t N = 1) {
   cat.attributes.push_back(passes::util::intAttr("axis", 1));
   g.nodes.push_back(cat);
   conv(g, rng, "res", "cat", 64, 64, 1, "r", "cat");
-  conv(g, rng, "head", "r", 64, 40, 3, "y");
+  conv(g, rng, "head", "r", 64, 48, 3, "y");
   g.nodes.push_back(mk("GlobalAveragePool", "gap", {"q"}, {"gap"}));
+  g.nodes.push_back(mk("GlobalMaxPool", "gmp", {"q"}, {"gmp"}));
   g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
   g.outputs.push_back(ValueInfo{"gap", ValueKind::kTensor, DataType::kFloat, false, {}});
+  g.outputs.push_back(ValueInfo{"gmp", ValueKind::kTensor, DataType::kFloat, false, {}});
   return g;
 }
 
@@ -124,19 +127,22 @@ TEST(BlockedLayout, FireBlockOnOddPlanes) {
     EXPECT_TRUE(blockedTensors(blocked.plan(shapes)).empty()) << "the channel-vector kernel needs AVX-512";
     return;
   }
-  // s0 (a MaxPool's input, tied to its output) and p; e1 and e3 (pieces of
-  // an in-place Concat, tied to it), cat (also the residual of res, tied to
-  // r) and r (read by the 3x3 head, whose 40 outputs stay NCHW). Not q:
-  // GlobalAveragePool takes NCHW only.
-  EXPECT_EQ(blockedTensors(blocked.plan(shapes)), (std::set<std::string>{"s0", "p", "e1", "e3", "cat", "r"}));
+  // s0 (a MaxPool's input, tied to its output) and p; q (read by the
+  // expands and the global pools); e1 and e3 (pieces of an in-place
+  // Concat, tied to it), cat (also the residual of res, tied to r) and r
+  // (read by the 3x3 head). Not y, gap and gmp: results.
+  EXPECT_EQ(blockedTensors(blocked.plan(shapes)), (std::set<std::string>{"s0", "p", "q", "e1", "e3", "cat", "r"}));
 }
 
-TEST(BlockedLayout, AlignedPlanesStayNchw) {
-  // 16x16 planes (pooled 8x8): whole cache lines per channel, so NCHW stays.
+TEST(BlockedLayout, AlignedPlanesToo) {
+  // 16x16 planes (pooled 8x8): whole cache lines per channel; the layout
+  // still keeps a tile's input pixels in whole lines.
   const Graph g = fireGraph(16);
   SessionOptions on;
   Session s(g, on);
-  EXPECT_TRUE(blockedTensors(s.plan({{"x", {1, 16, 16, 16}}})).empty());
+  if (avx512())
+    EXPECT_EQ(blockedTensors(s.plan({{"x", {1, 16, 16, 16}}})),
+              (std::set<std::string>{"s0", "p", "q", "e1", "e3", "cat", "r"}));
   std::mt19937 rng(4);
   const Tensor x = rndT({1, 16, 16, 16}, rng);
   SessionOptions none;
@@ -147,7 +153,8 @@ TEST(BlockedLayout, AlignedPlanesStayNchw) {
 
 TEST(BlockedLayout, BatchOfTwo) {
   // Two images: the Concat is no longer planned in place (its pieces are not
-  // contiguous), so its pieces stay NCHW; the pool's input and output do not.
+  // contiguous), so its pieces stay NCHW; the pool's input and output and
+  // the squeeze's output do not.
   const Graph g = fireGraph(13, 2);
   std::mt19937 rng(5);
   const Tensor x = rndT({2, 16, 13, 13}, rng);
@@ -155,7 +162,60 @@ TEST(BlockedLayout, BatchOfTwo) {
   none.optimizationLevel = 0;
   Session plain(g, none), blocked(g, on);
   expectClose(plain.run({{"x", x}}), blocked.run({{"x", x}}), "batch 2");
-  if (avx512()) EXPECT_EQ(blockedTensors(blocked.plan({{"x", {2, 16, 13, 13}}})), (std::set<std::string>{"s0", "p"}));
+  if (avx512()) EXPECT_EQ(blockedTensors(blocked.plan({{"x", {2, 16, 13, 13}}})), (std::set<std::string>{"s0", "p", "q"}));
+}
+
+TEST(BlockedLayout, StridedConvsReadIt) {
+  // ResNet's stage boundary: x -> 3x3 16->32 -> a -> 3x3 stride 2 32->32 ->
+  // b, a -> 1x1 stride 2 32->32 (the downsample) -> d; b -> 1x1 32->32 + d
+  // -> r -> GlobalAveragePool -> y. Every intermediate is blocked: the
+  // strided convs read a at every other pixel, the pool reads r. (The Add
+  // and Relu fuse into the downsample, the later of the two convs, whose
+  // residual is then c3's output c3.c.)
+  std::mt19937 rng(9);
+  Graph g;
+  g.opsetImports[""] = 13;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 16, 14, 14}});
+  conv(g, rng, "c1", "x", 16, 32, 3, "a");
+  for (const auto& [name, k, out] : {std::tuple{"c2", int64_t{3}, "b"}, std::tuple{"ds", int64_t{1}, "d"}}) {
+    Tensor w = rndT({32, 32, k, k}, rng);
+    for (int64_t i = 0; i < w.numel(); ++i) w.data<float>()[i] /= std::sqrt(float(32 * k * k));
+    g.initializers[std::string(name) + ".W"] = w;
+    Node n = mk("Conv", name, {"a", std::string(name) + ".W"}, {out});
+    n.attributes.push_back(passes::util::intsAttr("strides", {2, 2}));
+    n.attributes.push_back(passes::util::intsAttr("pads", {k / 2, k / 2, k / 2, k / 2}));
+    g.nodes.push_back(n);
+  }
+  conv(g, rng, "c3", "b", 32, 32, 1, "r", "d");
+  g.nodes.push_back(mk("GlobalAveragePool", "gap", {"r"}, {"y"}));
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  SessionOptions none, on;
+  none.optimizationLevel = 0;
+  Session plain(g, none), s(g, on);
+  if (avx512())
+    EXPECT_EQ(blockedTensors(s.plan({{"x", {1, 16, 14, 14}}})), (std::set<std::string>{"a", "b", "c3.c", "r"}));
+  const Tensor x = rndT({1, 16, 14, 14}, rng);
+  expectClose(plain.run({{"x", x}}), s.run({{"x", x}}), "strided");
+}
+
+TEST(BlockedLayout, FewOutputsKeepTheirInputNchw) {
+  // x -> 3x3 16->32 -> a -> 5x5 32->3 -> y: the second conv's 3 outputs
+  // would fill 3 of the channel-vector kernel's 32 lanes, so it does not
+  // take the blocked layout and a stays NCHW (SRCNN's last layer ran 1.7x
+  // slower forced onto that kernel).
+  std::mt19937 rng(8);
+  Graph g;
+  g.opsetImports[""] = 13;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 16, 13, 13}});
+  conv(g, rng, "c1", "x", 16, 32, 3, "a");
+  conv(g, rng, "c2", "a", 32, 3, 5, "y");
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  SessionOptions none, on;
+  none.optimizationLevel = 0;
+  Session plain(g, none), s(g, on);
+  EXPECT_TRUE(blockedTensors(s.plan({{"x", {1, 16, 13, 13}}})).empty());
+  const Tensor x = rndT({1, 16, 13, 13}, rng);
+  expectClose(plain.run({{"x", x}}), s.run({{"x", x}}), "few outputs");
 }
 
 // A kernel told its tensors are blocked where it cannot take them refuses

@@ -17,7 +17,7 @@
 // shape, read in the epilogue as FusedConv's fourth input is.
 // --blocked times the channel-vector kernel with input and output in the
 // blocked layout NCHW16c next to the plan's choice, where the shape allows
-// (one group, 16 | channels, stride 1); the output is checked against it.
+// (one group, 16 | channels, stride 1 or 2); the output is checked against it.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -233,7 +233,7 @@ int main(int argc, char** argv) {
     if (useCvec) cv = conv::packCvecWeights(g, w.data());
     // --blocked: the channel-vector kernel on the blocked layout (input and
     // output NCHW16c) as the alternative, where the shape allows it.
-    const bool blk = blocked && g.G == 1 && g.C % 16 == 0 && g.M % 16 == 0 && sh.s == 1 &&
+    const bool blk = blocked && g.G == 1 && g.C % 16 == 0 && g.M % 16 == 0 && sh.s <= 2 &&
                      std::string(sgemmIsa()) == "avx512";
     if (blk && cv.empty()) cv = conv::packCvecWeights(g, w.data());
     const bool timeAlt = blk || (useCvec && (cvec || !planCvec));

@@ -201,7 +201,8 @@ Strategy plannedStrategy(const ConvGeom& g, GemmActivation act, bool cvec) {
   const bool inTile = act != GemmActivation::kGelu;
   if (st == Strategy::kIm2col && conv::winogradSuits(g)) return Strategy::kWinograd;
   if (st == Strategy::kIm2col && conv::pixvecPreferred(g) && inTile) return Strategy::kPixelVec;
-  if ((st == Strategy::kIm2col || st == Strategy::kPointwise) && (cvec || conv::cvecPreferred(g)) && inTile)
+  if ((st == Strategy::kIm2col || st == Strategy::kPointwise) && (cvec ? conv::cvecSuits(g) || conv::cvecBlockedSuits(g, false, true) : conv::cvecPreferred(g)) &&
+      inTile)
     return Strategy::kChannelVec;
   return st;
 }

@@ -99,7 +99,7 @@ struct TileOut {
 
 #if defined(__x86_64__) || defined(__i386__)
 // R pixels, input pixels S floats apart (S = stride in NCHW; 16 x stride in
-// the blocked layout), V vectors of 16 channels (2; 1 for a last panel of
+// the blocked layout: 16 or 32), V vectors of 16 channels (2; 1 for a last panel of
 // <= 16 channels in the blocked layout), OB: Y in the blocked layout
 // (channel block b of pixel p at y + b * blk + p * 16: one aligned store
 // per pixel and vector, no transpose).
@@ -212,16 +212,25 @@ void cvecDispatch(int R, int64_t CK, const float* in, const int64_t* taps, const
   table[R - 1](CK, in, taps, w, o);
 }
 
-// S: the input's pixel stride in floats (1 or 2 in NCHW, 16 blocked).
+// One input pixel stride S (floats) and output layout: V = 1 for a last
+// panel of <= 16 channels written blocked.
+template <int S>
+void runTileS(bool outBlocked, int R, int64_t CK, const float* in, const int64_t* taps, const float* w,
+              const TileOut& o) {
+  using Seq = std::make_integer_sequence<int, kMaxPix>;
+  if (!outBlocked) cvecDispatch<S, 2, false>(R, CK, in, taps, w, o, Seq{});
+  else if (o.chans <= 16) cvecDispatch<S, 1, true>(R, CK, in, taps, w, o, Seq{});
+  else cvecDispatch<S, 2, true>(R, CK, in, taps, w, o, Seq{});
+}
+
+// S: the input's pixel stride in floats (1 or 2 in NCHW, 16 or 32 blocked).
 void runTile(int S, bool outBlocked, int R, int64_t CK, const float* in, const int64_t* taps, const float* w,
              const TileOut& o) {
   using Seq = std::make_integer_sequence<int, kMaxPix>;
-  const bool one = outBlocked && o.chans <= 16;
-  if (S == 1 && !outBlocked) cvecDispatch<1, 2, false>(R, CK, in, taps, w, o, Seq{});
-  else if (S == 2) cvecDispatch<2, 2, false>(R, CK, in, taps, w, o, Seq{});
-  else if (S == 1) one ? cvecDispatch<1, 1, true>(R, CK, in, taps, w, o, Seq{}) : cvecDispatch<1, 2, true>(R, CK, in, taps, w, o, Seq{});
-  else if (!outBlocked) cvecDispatch<16, 2, false>(R, CK, in, taps, w, o, Seq{});
-  else one ? cvecDispatch<16, 1, true>(R, CK, in, taps, w, o, Seq{}) : cvecDispatch<16, 2, true>(R, CK, in, taps, w, o, Seq{});
+  if (S == 1) runTileS<1>(outBlocked, R, CK, in, taps, w, o);
+  else if (S == 2) cvecDispatch<2, 2, false>(R, CK, in, taps, w, o, Seq{});  // NCHW out only (phased input otherwise)
+  else if (S == 16) runTileS<16>(outBlocked, R, CK, in, taps, w, o);
+  else runTileS<32>(outBlocked, R, CK, in, taps, w, o);
 }
 #else
 void runTile(int, bool, int, int64_t, const float*, const int64_t*, const float*, const TileOut&) {}
@@ -244,8 +253,10 @@ bool cvecBlockedSuits(const ConvGeom& g, bool in, bool out) {
   if (g.k[0] != 1 || g.grid[0] != 1 || g.img[0] != 1 || g.G != 1) return false;
   const bool s1 = g.s[1] == 1 && g.s[2] == 1, s2 = g.s[1] == 2 && g.s[2] == 2;
   // Blocked input: read in place or from a blocked padded copy (no phase
-  // split); blocked output: any input the NCHW kernel reads.
-  if (in && (g.Cg % 16 != 0 || !s1)) return false;
+  // split: a pixel is a whole line, so a stride-2 tile reads every other
+  // line and wastes none of them); blocked output: any input the NCHW
+  // kernel reads.
+  if (in && (g.Cg % 16 != 0 || !(s1 || s2))) return false;
   if (out && (g.Mg % 16 != 0 || !(s1 || s2))) return false;
   return in || out;
 }
@@ -333,13 +344,13 @@ struct CvecUnits {
   int64_t panels = 0, panelBytes = 0, perGroup = 0, groups = 0, tileBlocks = 0, tilesPer = 0;
 };
 
-CvecUnits cvecUnits(const ConvGeom& g, int threads) {
+CvecUnits cvecUnits(const ConvGeom& g, int threads, bool inBlocked) {
   const int64_t sh = g.s[1], sw = g.s[2], OH = g.grid[1], OW = g.grid[2], H = g.img[1], W = g.img[2];
   const int64_t Cg = g.Cg, Mg = g.Mg, CK = Cg * g.K, P = g.gridSize;
   CvecUnits u;
   // The input as read: the image itself when every window lies inside it,
   // else a zero-padded copy of just the rows and columns the windows cover.
-  u.phased = sh == 2 && sw == 2;
+  u.phased = sh == 2 && sw == 2 && !inBlocked;
   u.copy = !g.noPadding || u.phased;
   u.Hp = u.copy ? windowSpan(g, 1) : H;
   u.Wp = u.copy ? windowSpan(g, 2) : W;
@@ -388,7 +399,7 @@ CvecUnits cvecUnits(const ConvGeom& g, int threads) {
 void reserveCvecScratch(ThreadPool& pool, const ConvGeom& g) {
   // The K-blocked units' accumulators on every thread (the ones workers use
   // on a later run must not be allocated then).
-  const CvecUnits u = cvecUnits(g, pool.size());
+  const CvecUnits u = cvecUnits(g, pool.size(), false);  // the K blocks do not depend on the layout
   if (kBlocks(u.tilesPer, g.Cg * g.K) == 1) return;
   const size_t need = size_t(u.tilesPer * kMaxPix * kLanes);
   pool.runOnEachThread([need](int64_t, int64_t) { tlsPart.get(need); });
@@ -400,14 +411,14 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
   const int64_t H = g.img[1], W = g.img[2];
   const int64_t padT = g.padBegin[1], padL = g.padBegin[2];
   const int64_t Cg = g.Cg, Mg = g.Mg, CK = Cg * g.K, P = g.gridSize;
-  const CvecUnits U = cvecUnits(g, pool.size());
+  const CvecUnits U = cvecUnits(g, pool.size(), inBlocked);
   const bool copy = U.copy, phased = U.phased;
   const int64_t Hp = U.Hp, Wp = U.Wp, Hq = U.Hq, Wq = U.Wq;
   const int64_t plane = phased ? Hq * Wq : Hp * Wp;  // one phase's plane when phased
   const int64_t width = U.width, perRow = U.perRow, tiles = U.tiles;
 
   if ((inBlocked || outBlocked) && !cvecBlockedSuits(g, inBlocked, outBlocked))
-    throw Error(ErrorCode::kInternal, "convCvec: the blocked layout needs one group, 16 | channels and stride 1");
+    throw Error(ErrorCode::kInternal, "convCvec: the blocked layout needs one group, 16 | channels and stride 1 or 2");
   const int64_t ps = inBlocked ? 16 : 1;  // floats from one input pixel to the next
   int64_t* taps = tlsTaps.get(size_t(CK + kInputAhead));
   std::fill(taps + CK, taps + CK + kInputAhead, 0);  // read by the input prefetch past the last step
@@ -526,7 +537,7 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
               o.pf = nextW + call++ * slice;
               o.pfStride = std::max<int64_t>(1, (slice + (k1 - k0) - 1) / (k1 - k0));
             }
-            runTile(inBlocked ? 16 : phased ? 1 : int(sw), outBlocked, int(c1 - c0), k1 - k0, tin, taps + k0,
+            runTile(inBlocked ? 16 * int(sw) : phased ? 1 : int(sw), outBlocked, int(c1 - c0), k1 - k0, tin, taps + k0,
                     wbase + (pi * CK + k0) * kLanes, o);
           };
           if (blocks > 1) {

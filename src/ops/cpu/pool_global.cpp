@@ -1,6 +1,8 @@
 // GlobalAveragePool, GlobalMaxPool, GlobalLpPool and LRN on the CPU. The
 // global pools reduce each of the N*C planes to one value, in parallel over
-// planes; float16 accumulates in float.
+// planes; float16 accumulates in float. GlobalAveragePool and GlobalMaxPool
+// also read a float32 input in the blocked layout (ops/kernel.h), 16
+// channels a vector: a network's last feature map is then left blocked.
 #include <cmath>
 #include <limits>
 
@@ -45,9 +47,34 @@ void globalPool(ThreadPool& pool, int64_t planes, int64_t size, const T* x, T* y
   }, grain);
 }
 
+// Blocked input: blocks of 16 channels, each P pixels of one line; every
+// lane sums (or maxes) its channel.
+void globalPoolBlocked(ThreadPool& pool, int64_t blocks, int64_t size, const float* x, float* y, Global kind) {
+  pool.parallelFor(blocks, [&](int64_t begin, int64_t end) {
+    for (int64_t b = begin; b < end; ++b) {
+      const float* xb = x + b * size * 16;
+      float r[16];
+      for (int j = 0; j < 16; ++j) r[j] = kind == Global::kMax ? xb[j] : 0.f;
+      for (int64_t i = 0; i < size; ++i)
+        for (int j = 0; j < 16; ++j) r[j] = kind == Global::kMax ? std::max(r[j], xb[i * 16 + j]) : r[j] + xb[i * 16 + j];
+      for (int j = 0; j < 16; ++j) y[b * 16 + j] = kind == Global::kMax ? r[j] : r[j] / static_cast<float>(size);
+    }
+  }, std::max<int64_t>(1, 1024 / std::max<int64_t>(1, size)));
+}
+
+// The input may be blocked (average and max; float32, 4-d, static shape).
+BlockedSupport globalBlockedSupport(const KernelInit& init) {
+  BlockedSupport s;
+  const ValueInfo* xi = init.inputs.empty() ? nullptr : init.inputs[0];
+  if (xi && xi->dtype == DataType::kFloat && xi->hasShape && xi->shape.size() == 4 && isStatic(xi->shape)) s.read = 1u;
+  return s;
+}
+
 std::unique_ptr<Kernel> makeGlobal(const KernelInit& init, Global kind) {
   const float p = kind == Global::kLp ? lpNorm(init.node, init.opset) : 2.f;
-  return makeKernel([kind, p](KernelContext& ctx) {
+  const bool blocked = init.inBlocked(0);
+  if (blocked && kind == Global::kLp) init.fail("GlobalLpPool does not read the blocked layout");
+  return makeKernel([kind, p, blocked](KernelContext& ctx) {
     const Tensor& x = ctx.input(0);
     if (x.rank() < 3) ctx.fail("input 0 has shape " + shapeToString(x.shape()) + ", expected rank >= 3");
     Tensor& y = ctx.output(0);
@@ -55,6 +82,13 @@ std::unique_ptr<Kernel> makeGlobal(const KernelInit& init, Global kind) {
     if (planes == 0) return;
     const int64_t size = x.numel() / planes;
     if (size == 0) ctx.fail("input 0 has shape " + shapeToString(x.shape()) + " with an empty spatial extent");
+    if (blocked) {
+      if (x.dtype() != DataType::kFloat || x.rank() != 4 || x.dim(1) % 16 != 0)
+        ctx.fail("input 0 (" + shapeToString(x.shape()) + ") was planned in the blocked layout, which needs float32 NCHW "
+                 "with a multiple of 16 channels");
+      globalPoolBlocked(ctx.pool(), planes / 16, size, x.data<float>(), y.data<float>(), kind);
+      return;
+    }
     dispatchType<float, double, Float16>(x.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       globalPool<T>(ctx.pool(), planes, size, x.data<T>(), y.data<T>(), kind, p);
@@ -107,17 +141,27 @@ std::unique_ptr<Kernel> makeLrn(const KernelInit& init) {
   });
 }
 
-void add(Registry& r, const char* op, std::initializer_list<int> versions, shape::ShapeFn fn, KernelFactory f) {
-  addVersions(r, op, versions, std::move(fn), std::move(f), {DataType::kFloat, DataType::kDouble, DataType::kFloat16});
+void add(Registry& r, const char* op, std::initializer_list<int> versions, shape::ShapeFn fn, KernelFactory f,
+         BlockedFn blocked = nullptr) {
+  for (int v : versions) {
+    OpDef d;
+    d.opType = op;
+    d.sinceVersion = v;
+    d.shape = fn;
+    d.cpu = f;
+    d.types = {DataType::kFloat, DataType::kDouble, DataType::kFloat16};
+    d.blocked = blocked;
+    r.add(std::move(d));
+  }
 }
 
 }  // namespace
 
 void registerGlobalPools(Registry& r) {
   add(r, "GlobalAveragePool", {1, 22}, shape::inferGlobalPool,
-      [](const KernelInit& i) { return makeGlobal(i, Global::kAverage); });
+      [](const KernelInit& i) { return makeGlobal(i, Global::kAverage); }, globalBlockedSupport);
   add(r, "GlobalMaxPool", {1, 22}, shape::inferGlobalPool,
-      [](const KernelInit& i) { return makeGlobal(i, Global::kMax); });
+      [](const KernelInit& i) { return makeGlobal(i, Global::kMax); }, globalBlockedSupport);
   add(r, "GlobalLpPool", {1, 2, 22}, shape::inferGlobalPool,
       [](const KernelInit& i) { return makeGlobal(i, Global::kLp); });
   add(r, "LRN", {1, 13}, shape::propagateUnary, makeLrn);
