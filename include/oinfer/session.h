@@ -24,11 +24,11 @@ struct SessionOptions {
   std::string logLevel = "warn";   // trace|debug|info|warn|error|off (OINFER_LOG_LEVEL overrides)
   int optimizationLevel = 1;       // 0 = no graph passes, 1 = all passes
   bool profiling = false;          // collect per-node timings
-  // CPU, optimizationLevel >= 1: intermediate float32 tensors on planes that
-  // are not a multiple of 16 pixels (55x55, 13x13, 7x7...) are kept in the
-  // blocked layout NCHW16c between kernels that take it (the channel-vector
-  // Conv, MaxPool, in-place Concat); inputs and outputs stay NCHW. false:
-  // NCHW everywhere (results equal within float rounding).
+  // CPU, optimizationLevel >= 1: intermediate 4-d float32 tensors with a
+  // multiple of 16 channels are kept in the blocked layout NCHW16c between
+  // kernels that take it (the channel-vector Conv, MaxPool, the global
+  // average / max pools, in-place Concat); inputs and outputs stay NCHW.
+  // false: NCHW everywhere (results equal within float rounding).
   bool blockedLayout = true;
   Device device = Device::kCPU;
   // ---- device = kCUDA (ignored on the CPU) ----
