@@ -12,7 +12,8 @@
 // memory as in a large model) through every thread before each timed call.
 // --produced rewrites the input before each timed call on all threads, a
 // block of channels each, as the layer before leaves it inside a model (half
-// of it in the other core's cache).
+// of it in the other core's cache); a blocked input (--blocked) a run of
+// pixels each, as a conv writing it does.
 // --residual adds a residual input (a bottleneck's skip connection) to every
 // shape, read in the epilogue as FusedConv's fourth input is.
 // --blocked times the channel-vector kernel with input and output in the
@@ -256,7 +257,14 @@ int main(int argc, char** argv) {
         const bool cvecRun = main ? planCvec : !planCvec;
         const bool blkRun = blk && !main;
         flush();
-        if (produced)
+        if (produced && blkRun)
+          // Blocked: a producing conv splits its output by pixels (tiles),
+          // each thread writing every block of its pixels.
+          pool.parallelFor(g.imgSize, [&](int64_t p0, int64_t p1) {
+            for (int64_t cb = 0; cb < g.C / 16; ++cb)
+              for (int64_t i = (cb * g.imgSize + p0) * 16; i < (cb * g.imgSize + p1) * 16; ++i) xb[i] = xb[i] * 1.0000001f;
+          });
+        else if (produced)
           pool.parallelFor(g.C, [&](int64_t c0, int64_t c1) {
             for (int64_t i = c0 * g.imgSize; i < c1 * g.imgSize; ++i) x[i] = x[i] * 1.0000001f;
           });

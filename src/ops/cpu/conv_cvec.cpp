@@ -90,6 +90,7 @@ struct TileOut {
   // (null: none): one line pfStride bytes apart a step from pf.
   const char* pf = nullptr;
   int64_t pfStride = 0;
+  bool rotatePf = false;  // blocked 1x1 input: prefetch pixel k % R of the step ahead (see cvecTile)
   // K blocked (see convCvec): the tile's accumulators between blocks of
   // steps, R x 32 floats. Loaded first unless this is the first block;
   // stored instead of the epilogue unless this is the last.
@@ -142,7 +143,12 @@ __attribute__((target("avx512f,prfchw"))) void cvecTile(int64_t CK, const float*
     if (pf) _mm_prefetch(pf + k * pfStride, _MM_HINT_T1);
     const char* q = reinterpret_cast<const char*>(in + taps[k + kInputAhead]);
     _mm_prefetch(q, _MM_HINT_T0);
-    _mm_prefetch(q + (R - 1) * S * sizeof(float), _MM_HINT_T0);
+    // Blocked 1x1: each pixel is its own line, read by 16 steps in a row;
+    // one more pixel's line a step covers the tile's R lines of each block.
+    // (The first and last only, as in NCHW: kernel bench, input produced by
+    // both threads, caches evicted, blocked / NCHW 1024->256 @14 1.05-1.16,
+    // 2048->512 @7 1.07-1.13; this way 0.95-1.05, 1.02-1.05.)
+    _mm_prefetch(q + (S >= 16 && o.rotatePf ? k % R : R - 1) * S * sizeof(float), _MM_HINT_T0);
     const float* a = in + taps[k];
     const __m512 w0 = _mm512_loadu_ps(w), w1 = V == 2 ? _mm512_loadu_ps(w + 16) : w0;
 #pragma GCC unroll 14
@@ -517,6 +523,7 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
           o.act = cs.rest;
           o.p0 = act.p0;
           o.p1 = act.p1;
+          o.rotatePf = inBlocked && g.K == 1;
           float* part = blocks > 1 ? tlsPart.get(size_t((t1 - t0) * kMaxPix * kLanes)) : nullptr;
           const int64_t steps = (CK + blocks - 1) / blocks;
           auto tile = [&](int64_t ti, int64_t pi, int64_t kb) {
