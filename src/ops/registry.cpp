@@ -41,7 +41,7 @@ std::vector<const OpDef*> Registry::all() const {
 }
 
 void addVersions(Registry& r, const std::string& op, std::initializer_list<int> versions, shape::ShapeFn fn,
-                 KernelFactory cpu, std::vector<DataType> types, int viewOfInput) {
+                 KernelFactory cpu, std::vector<DataType> types, int viewOfInput, BlockedFn blocked) {
   for (int v : versions) {
     OpDef d;
     d.opType = op;
@@ -50,6 +50,7 @@ void addVersions(Registry& r, const std::string& op, std::initializer_list<int> 
     d.cpu = cpu;
     d.types = types;
     d.viewOfInput = viewOfInput;
+    d.blocked = blocked;
     r.add(std::move(d));
   }
 }

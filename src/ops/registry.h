@@ -50,6 +50,6 @@ void registerAll(Registry& r);
 // Registers `op` once per ONNX since_version, all sharing one shape function
 // and kernel factory (which branch on the opset where semantics changed).
 void addVersions(Registry& r, const std::string& op, std::initializer_list<int> versions, shape::ShapeFn fn,
-                 KernelFactory cpu, std::vector<DataType> types, int viewOfInput = -1);
+                 KernelFactory cpu, std::vector<DataType> types, int viewOfInput = -1, BlockedFn blocked = nullptr);
 
 }  // namespace oinfer

@@ -143,16 +143,8 @@ std::unique_ptr<Kernel> makeLrn(const KernelInit& init) {
 
 void add(Registry& r, const char* op, std::initializer_list<int> versions, shape::ShapeFn fn, KernelFactory f,
          BlockedFn blocked = nullptr) {
-  for (int v : versions) {
-    OpDef d;
-    d.opType = op;
-    d.sinceVersion = v;
-    d.shape = fn;
-    d.cpu = f;
-    d.types = {DataType::kFloat, DataType::kDouble, DataType::kFloat16};
-    d.blocked = blocked;
-    r.add(std::move(d));
-  }
+  addVersions(r, op, versions, std::move(fn), std::move(f), {DataType::kFloat, DataType::kDouble, DataType::kFloat16},
+              -1, std::move(blocked));
 }
 
 }  // namespace
