@@ -106,11 +106,15 @@ class Session {
 
   // The graph as the session runs it (after the graph passes). A weight
   // whose every reader keeps a packed copy (MatMul / Gemm / FusedMatMul
-  // weights) is released after the first run: its initializer keeps name,
-  // dtype and shape, and data() is null.
+  // weights) is released once packed (by plan() or the first run): its
+  // initializer keeps name, dtype and shape, and data() is null.
   const Graph& graph() const;
   const SessionOptions& options() const;
-  // Plans (or reuses the cached plan) for these input shapes and describes it.
+  // Plans (or reuses the cached plan) for these input shapes and describes
+  // it. A new plan is also made ready to run: its kernels are built (weights
+  // packed into the layouts they read) and its arena allocated, so the first
+  // run with these shapes costs what every later one does. Without a call
+  // here, the first run does this.
   PlanInfo plan(const std::map<std::string, std::vector<int64_t>>& inputShapes);
   // Memory figures of the most recently made plan.
   MemoryStats memoryStats() const;

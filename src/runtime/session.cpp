@@ -361,6 +361,7 @@ PlanInfo Session::plan(const std::map<std::string, std::vector<int64_t>>& inputS
   }
   impl_->checkInputs(probe);
   auto p = impl_->planFor(probe, impl_->outputNames);
+  { ContextLease ready(*impl_->exec, *p); }  // kernels and arena now, not on the first run
   PlanInfo info;
   info.memory = p->stats;
   for (const Step& s : p->steps) {
