@@ -299,10 +299,10 @@ void assignBlockedLayouts(Plan& plan) {
     // channel-vector tile reads its input pixels as whole lines (in NCHW a
     // 14-pixel run of each channel uses parts of two). ResNet-50 with its
     // 56x56 to 14x14 stages blocked too, side by side in separate processes
-    // (paired medians, blocked / odd planes only): 0.945-0.998. That needs
-    // the stages' outputs blocked, so the stride-2 downsamples and the final
-    // pool read the layout: with them NCHW, the 1x1 convs between ran the
-    // channel-vector kernel with NCHW output, 1.05x slower in all.
+    // (paired medians): 0.945-0.998 against NCHW everywhere, 0.97-1.02
+    // against odd planes only (level within this machine's noise; layers 1
+    // and 2 faster, layer 3 slower). It needs the stages' outputs blocked,
+    // so the stride-2 downsamples and the final pool read the layout.
   }
   for (const Slot& s : plan.slots)
     if (s.kind == SlotKind::kView && s.viewBase >= 0) ok[s.viewBase] = 0;  // a view reads it as NCHW
