@@ -79,6 +79,12 @@ struct BlockedSupport {
   uint32_t tied = 0;   // inputs blocked exactly when output 0 is (a fused residual, a pool's input)
 };
 
+// What a kernel's blocked form can be handed: a float32 4-d value of static
+// shape (the planner also asks for 16k channels).
+inline bool blockedCandidate(const ValueInfo* v) {
+  return v && v->dtype == DataType::kFloat && v->hasShape && v->shape.size() == 4 && isStatic(v->shape);
+}
+
 struct KernelInit {
   const Node& node;
   int64_t opset;

@@ -234,8 +234,7 @@ int main(int argc, char** argv) {
     if (useCvec) cv = conv::packCvecWeights(g, w.data());
     // --blocked: the channel-vector kernel on the blocked layout (input and
     // output NCHW16c) as the alternative, where the shape allows it.
-    const bool blk = blocked && g.G == 1 && g.C % 16 == 0 && g.M % 16 == 0 && sh.s <= 2 &&
-                     std::string(sgemmIsa()) == "avx512";
+    const bool blk = blocked && conv::cvecBlockedSuits(g, true, true);
     if (blk && cv.empty()) cv = conv::packCvecWeights(g, w.data());
     const bool timeAlt = blk || (useCvec && (cvec || !planCvec));
     Floats xb(blk ? x.size() : 0), yb(blk ? y.size() : 0), zb(blk && residual ? y.size() : 0, 0.5f);

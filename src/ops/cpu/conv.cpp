@@ -220,8 +220,7 @@ BlockedSupport convBlocked(const KernelInit& init) {
   const Node& node = init.node;
   const ValueInfo* xi = init.inputs.empty() ? nullptr : init.inputs[0];
   const Tensor* w = init.constInput(1);
-  if (!xi || !w || xi->dtype != DataType::kFloat || !xi->hasShape || xi->shape.size() != 4 || !isStatic(xi->shape) ||
-      w->dtype() != DataType::kFloat || w->rank() != 4 || node.attrInt("group", 1) != 1)
+  if (!blockedCandidate(xi) || !w || w->dtype() != DataType::kFloat || w->rank() != 4 || node.attrInt("group", 1) != 1)
     return s;
   if (init.hasInput(2) && init.inputs[2]->dtype != DataType::kFloat) return s;
   const bool fused = node.opType == "FusedConv";
@@ -280,7 +279,7 @@ class ConvKernel final : public Kernel {
         packedB_ = conv::packPixvecWeights(*geom_, w_.data<float>());
       } else if (strategy_ == Strategy::kChannelVec) {
         packedB_ = conv::packCvecWeights(*geom_, w_.data<float>());
-        if (init.pool) conv::reserveCvecScratch(*init.pool, *geom_);
+        if (init.pool) conv::reserveCvecScratch(*init.pool, *geom_, inBlocked_);
       } else if (!(geom_ && strategy_ == Strategy::kDepthwise)) {
         packed_ = conv::packConvWeights(wg, w_.data<float>());
       }

@@ -257,13 +257,13 @@ bool cvecSuits(const ConvGeom& g) {
 bool cvecBlockedSuits(const ConvGeom& g, bool in, bool out) {
   if (std::string(gemm::isa().name) != "avx512") return false;
   if (g.k[0] != 1 || g.grid[0] != 1 || g.img[0] != 1 || g.G != 1) return false;
-  const bool s1 = g.s[1] == 1 && g.s[2] == 1, s2 = g.s[1] == 2 && g.s[2] == 2;
-  // Blocked input: read in place or from a blocked padded copy (no phase
-  // split: a pixel is a whole line, so a stride-2 tile reads every other
-  // line and wastes none of them); blocked output: any input the NCHW
-  // kernel reads.
-  if (in && (g.Cg % 16 != 0 || !(s1 || s2))) return false;
-  if (out && (g.Mg % 16 != 0 || !(s1 || s2))) return false;
+  // Stride 1 or 2 both ways. Blocked input: read in place or from a blocked
+  // padded copy (no phase split: a pixel is a whole line, so a stride-2 tile
+  // reads every other line and wastes none of them); blocked output: any
+  // input the NCHW kernel reads.
+  if (!((g.s[1] == 1 && g.s[2] == 1) || (g.s[1] == 2 && g.s[2] == 2))) return false;
+  if (in && g.Cg % 16 != 0) return false;
+  if (out && g.Mg % 16 != 0) return false;
   return in || out;
 }
 
@@ -402,10 +402,11 @@ CvecUnits cvecUnits(const ConvGeom& g, int threads, bool inBlocked) {
   return u;
 }
 
-void reserveCvecScratch(ThreadPool& pool, const ConvGeom& g) {
+void reserveCvecScratch(ThreadPool& pool, const ConvGeom& g, bool inBlocked) {
   // The K-blocked units' accumulators on every thread (the ones workers use
-  // on a later run must not be allocated then).
-  const CvecUnits u = cvecUnits(g, pool.size(), false);  // the K blocks do not depend on the layout
+  // on a later run must not be allocated then), for the units convCvec
+  // makes: they depend on the input's size as read, so on its layout.
+  const CvecUnits u = cvecUnits(g, pool.size(), inBlocked);
   if (kBlocks(u.tilesPer, g.Cg * g.K) == 1) return;
   const size_t need = size_t(u.tilesPer * kMaxPix * kLanes);
   pool.runOnEachThread([need](int64_t, int64_t) { tlsPart.get(need); });

@@ -72,14 +72,13 @@ bool cvecSuits(const ConvGeom& g);
 // (cvecSuits, and the shapes where it measured faster).
 bool cvecPreferred(const ConvGeom& g);
 // Whether convCvec can read x (in) / write y (out) in the blocked layout
-// NCHW16c (ops/kernel.h, BlockedSupport): one group, 16 | Cg for x and
-// stride 1; 16 | Mg for y and stride 1 or 2 both ways. A residual z has
-// y's layout.
+// NCHW16c (ops/kernel.h, BlockedSupport): one group, stride 1 or 2 both
+// ways, 16 | Cg for x, 16 | Mg for y. A residual z has y's layout.
 bool cvecBlockedSuits(const ConvGeom& g, bool in, bool out);
 std::vector<PackedB> packCvecWeights(const ConvGeom& g, const float* w);
 // Sizes the kernel's per-thread scratch for g on every pool thread (at plan
 // time: a warm run must not allocate on a worker that ran none of it before).
-void reserveCvecScratch(ThreadPool& pool, const ConvGeom& g);
+void reserveCvecScratch(ThreadPool& pool, const ConvGeom& g, bool inBlocked);
 void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
               const float* b, const float* z, float* y, const Activation& act, bool inBlocked = false,
               bool outBlocked = false);

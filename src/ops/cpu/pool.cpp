@@ -345,8 +345,7 @@ void maxPoolBlocked(ThreadPool& pool, const PoolGeom& g, const float* x, float* 
 // static shape, no Indices output.
 BlockedSupport maxPoolBlockedSupport(const KernelInit& init) {
   BlockedSupport s;
-  const ValueInfo* xi = init.inputs.empty() ? nullptr : init.inputs[0];
-  if (!xi || xi->dtype != DataType::kFloat || !xi->hasShape || xi->shape.size() != 4 || !isStatic(xi->shape)) return s;
+  if (init.inputs.empty() || !blockedCandidate(init.inputs[0])) return s;
   if (init.outputs.size() > 1 && init.outputs[1]) return s;
   s.write = 1u;
   s.tied = 1u;

@@ -65,8 +65,7 @@ void globalPoolBlocked(ThreadPool& pool, int64_t blocks, int64_t size, const flo
 // The input may be blocked (average and max; float32, 4-d, static shape).
 BlockedSupport globalBlockedSupport(const KernelInit& init) {
   BlockedSupport s;
-  const ValueInfo* xi = init.inputs.empty() ? nullptr : init.inputs[0];
-  if (xi && xi->dtype == DataType::kFloat && xi->hasShape && xi->shape.size() == 4 && isStatic(xi->shape)) s.read = 1u;
+  if (!init.inputs.empty() && blockedCandidate(init.inputs[0])) s.read = 1u;
   return s;
 }
 
