@@ -57,7 +57,23 @@ Tensor direct(const Tensor& x, const Tensor& w, const Tensor* b, const P2& p) {
   return y;
 }
 
-void runCase(std::vector<int64_t> xs, std::vector<int64_t> ws, P2 p, bool bias, bool constW = true) {
+float maxAbs(const Tensor& t) {
+  float m = 0.f;
+  for (int64_t i = 0; i < t.numel(); ++i) m = std::max(m, std::fabs(t.data<float>()[i]));
+  return m;
+}
+
+// Winograd F(4x4, 3x3)'s rounding error scales with the magnitude of the
+// terms it sums (B^T's 4s and 5s, A^T's 8s, G's 1/6 and 1/24), not with each
+// output: its bound is a fraction of the output's range (numpy float32
+// simulation, 256 channels: 1.7e-5 of it; the cases here, up to 64
+// channels, stay under 1e-5), where F(2x2) and direct convolution meet 1e-4
+// element-wise.
+constexpr float kF4RangeTol = 2e-5f;
+
+// rangeTol > 0: atol = max(1e-4, rangeTol * max |y|).
+void runCase(std::vector<int64_t> xs, std::vector<int64_t> ws, P2 p, bool bias, bool constW = true,
+             float rangeTol = 0.f) {
   Tensor x = rnd(xs, 1), w = rnd(ws, 2), b = rnd({ws[0]}, 3);
   OpTester t("Conv", 22);
   t.input("X", x);
@@ -68,7 +84,8 @@ void runCase(std::vector<int64_t> xs, std::vector<int64_t> ws, P2 p, bool bias, 
   const std::vector<int64_t> pd = p.all();
   t.attr("pads", std::vector<int64_t>{pd[0], pd[1], pd[2], pd[3]});
   t.attr("dilations", std::vector<int64_t>{p.dil, p.dil});
-  t.expect("Y", direct(x, w, bias ? &b : nullptr, p), 1e-4, 1e-4);
+  const Tensor ref = direct(x, w, bias ? &b : nullptr, p);
+  t.expect("Y", ref, 1e-4, std::max(1e-4f, rangeTol * maxAbs(ref)));
   t.run();
 }
 
@@ -118,21 +135,48 @@ conv::ConvGeom geom3x3(int64_t C, int64_t M, int64_t H, int64_t W, int64_t pad) 
 // Winograd F(2x2, 3x3) for constant-weight 3x3 stride-1 convs: border tiles
 // (pad 1), odd output sizes (a half-empty last tile row and column), no
 // padding, batch 2, channel counts off the GEMM's tile sizes, and more tiles
-// than one chunk (the 16 * tiles * (C + M) working set is split).
+// than one chunk (the 16 * tiles * (C + M) working set is split). Planes
+// with under 16 tiles of 4x4, so F(2x2) on every ISA.
 TEST(ConvStrategy, Winograd3x3) {
   // The shapes below do take the Winograd path; others do not.
-  EXPECT_TRUE(conv::winogradSuits(geom3x3(128, 64, 12, 12, 1)));
-  EXPECT_TRUE(conv::winogradSuits(geom3x3(130, 70, 13, 15, 1)));
-  EXPECT_TRUE(conv::winogradSuits(geom3x3(128, 64, 17, 16, 0)));
-  EXPECT_TRUE(conv::winogradSuits(geom3x3(128, 2048, 12, 12, 1)));
+  for (const conv::ConvGeom& g : {geom3x3(128, 64, 12, 12, 1), geom3x3(130, 70, 11, 13, 1),
+                                  geom3x3(128, 64, 14, 15, 0), geom3x3(128, 2048, 12, 12, 1)}) {
+    EXPECT_TRUE(conv::winogradSuits(g));
+    EXPECT_EQ(conv::winogradOutputTile(g), 2);
+  }
   EXPECT_FALSE(conv::winogradSuits(geom3x3(128, 64, 7, 7, 1))) << "16 tiles: too few";
-  EXPECT_FALSE(conv::winogradSuits(geom3x3(64, 64, 24, 24, 1))) << "64 input channels: the shifted GEMM";
+  EXPECT_FALSE(conv::winogradSuits(geom3x3(64, 64, 12, 12, 1))) << "64 input channels: the shifted GEMM";
   runCase({1, 128, 12, 12}, {64, 128, 3, 3}, {1, 1, 1, 1}, true);
-  runCase({2, 130, 13, 15}, {70, 130, 3, 3}, {1, 1, 1, 1}, false);
-  runCase({1, 128, 17, 16}, {64, 128, 3, 3}, {1, 1, 0, 1}, true);
+  runCase({2, 130, 11, 13}, {70, 130, 3, 3}, {1, 1, 1, 1}, false);
+  runCase({1, 128, 14, 15}, {64, 128, 3, 3}, {1, 1, 0, 1}, true);
   runCase({1, 128, 12, 12}, {2048, 128, 3, 3}, {1, 1, 1, 1}, true);  // 36 tiles in chunks of 24
   // The same shape with weights given at run time takes the shifted GEMM.
   runCase({1, 128, 12, 12}, {64, 128, 3, 3}, {1, 1, 1, 1}, true, false);
+}
+
+// Winograd F(4x4, 3x3) on AVX-512 (V and O blocked by 16 channels, the
+// GEMMs on the channel-vector kernel): 16 tiles or more, 16+ input
+// channels, transformed weights under 4 MiB or 49+ tiles. Border tiles,
+// output sizes off the 4x4 grid, channel counts off 16 (zero-padded in V,
+// masked in O), batch 2, no and asymmetric padding, and more tiles than one
+// chunk. Elsewhere (AVX2, generic) the same convs run F(2x2) or the GEMMs,
+// against the same reference.
+TEST(ConvStrategy, Winograd4x4) {
+  const bool vec = std::string(sgemmIsa()) == "avx512";
+  EXPECT_EQ(conv::winogradOutputTile(geom3x3(64, 64, 56, 56, 1)), vec ? 4 : 2) << "ResNet-50's layer 1";
+  EXPECT_EQ(conv::winogradOutputTile(geom3x3(128, 128, 28, 28, 1)), vec ? 4 : 2) << "layer 2";
+  EXPECT_EQ(conv::winogradOutputTile(geom3x3(256, 256, 14, 14, 1)), 2) << "layer 3: 9 MiB of weights, 16 tiles";
+  EXPECT_EQ(conv::winogradOutputTile(geom3x3(64, 256, 13, 13, 1)), vec ? 4 : 2) << "SqueezeNet's expand3x3";
+  EXPECT_EQ(conv::winogradSuits(geom3x3(16, 64, 55, 55, 1)), vec) << "16 input channels: F(4x4) only";
+  EXPECT_FALSE(conv::winogradSuits(geom3x3(512, 512, 7, 7, 1))) << "4 tiles";
+  EXPECT_FALSE(conv::winogradSuits(geom3x3(8, 64, 56, 56, 1))) << "8 input channels";
+  runCase({1, 64, 28, 28}, {64, 64, 3, 3}, {1, 1, 1, 1}, true, true, kF4RangeTol);
+  runCase({2, 20, 27, 29}, {70, 20, 3, 3}, {1, 1, 1, 1}, false, true, kF4RangeTol);  // odd everything
+  runCase({1, 32, 30, 33}, {64, 32, 3, 3}, {1, 1, 0, 1}, true, true, kF4RangeTol);   // no padding: 28x31
+  P2 asym;
+  asym.pads = {1, 0, 2, 1};
+  runCase({1, 32, 26, 26}, {64, 32, 3, 3}, asym, true, true, kF4RangeTol);          // 27x25
+  runCase({1, 16, 80, 80}, {64, 16, 3, 3}, {1, 1, 1, 1}, true, true, kF4RangeTol);  // 400 tiles: two chunks
 }
 
 // Not 1x1: the shifted-input GEMM (B read from a zero-padded copy of the
@@ -264,12 +308,14 @@ TEST(ConvStrategy, FusedConvActivationsAndResidual) {
   struct Shape {
     std::vector<int64_t> xs, ws;
     P2 p;
+    bool f4 = false;  // Winograd F(4x4) on AVX-512: its tolerance (kF4RangeTol)
   };
   const Shape shapes[] = {{{1, 8, 10, 10}, {12, 8, 3, 3}, {1, 1, 1, 1}},
                           {{1, 16, 6, 6}, {16, 16, 1, 1}, {}},
                           {{1, 8, 9, 9}, {8, 1, 3, 3}, {8, 2, 1, 1}},
                           {{1, 6, 9, 9}, {3, 6, 3, 3}, {1, 1, 1, 1}},
-                          {{1, 128, 12, 12}, {64, 128, 3, 3}, {1, 1, 1, 1}},   // Winograd
+                          {{1, 128, 12, 12}, {64, 128, 3, 3}, {1, 1, 1, 1}},   // Winograd F(2x2)
+                          {{1, 32, 16, 16}, {64, 32, 3, 3}, {1, 1, 1, 1}, true},  // F(4x4) on AVX-512
                           {{1, 8, 32, 32}, {12, 8, 3, 3}, {1, 1, 1, 1}},      // shifted, row-aligned
                           {{1, 24, 9, 9}, {20, 24, 1, 1}, {}},                // pointwise in place
                           {{1, 8, 13, 13}, {56, 8, 3, 3}, {1, 2, 1, 1}},      // channel-vector (not Gelu)
@@ -298,7 +344,7 @@ TEST(ConvStrategy, FusedConvActivationsAndResidual) {
           t.attr("activation", act);
           t.attr("activation_params", params);
         }
-        t.expect("Y", ref, 1e-4, 1e-4);
+        t.expect("Y", ref, 1e-4, s.f4 ? std::max(1e-4f, kF4RangeTol * maxAbs(ref)) : 1e-4f);
         SCOPED_TRACE(act + (residual ? " +Z" : ""));
         t.run();
       }

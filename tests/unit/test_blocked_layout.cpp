@@ -197,6 +197,25 @@ TEST(BlockedLayout, StridedConvsReadIt) {
   expectBlockedRun(g, {1, 16, 14, 14}, {"a", "b", "d", "r"}, 10, "strided");
 }
 
+TEST(BlockedLayout, WinogradReadsAndWritesIt) {
+  // A ResNet bottleneck: x -> 1x1 16->64 -> a -> 3x3 64->64 (Winograd
+  // F(4x4) on AVX-512: input gathered by plain loads, output stored whole)
+  // -> b -> 1x1 64->64 + a -> r; then 3x3 256->256 over the 14x14 plane
+  // pooled from r's expansion (F(2x2): 9 MiB of F(4x4) weights) -> y.
+  std::mt19937 rng(12);
+  Graph g;
+  conv(g, rng, "c1", "x", 16, 64, 1, "a");
+  conv(g, rng, "c2", "a", 64, 64, 3, "b");
+  conv(g, rng, "c3", "b", 64, 64, 1, "r", "a");
+  conv(g, rng, "c4", "r", 64, 256, 1, "e");
+  Node p = mk("MaxPool", "pool", {"e"}, {"p"});
+  p.attributes.push_back(passes::util::intsAttr("kernel_shape", {2, 2}));
+  p.attributes.push_back(passes::util::intsAttr("strides", {2, 2}));
+  g.nodes.push_back(p);
+  conv(g, rng, "c5", "p", 256, 256, 3, "y");
+  expectBlockedRun(g, {1, 16, 28, 28}, {"a", "b", "r", "e", "p"}, 13, "winograd");
+}
+
 TEST(BlockedLayout, FewOutputsKeepTheirInputNchw) {
   // x -> 3x3 16->32 -> a -> 5x5 32->3 -> y: the second conv's 3 outputs
   // would fill 3 of the channel-vector kernel's 32 lanes, so it does not
@@ -234,7 +253,7 @@ TEST(BlockedLayout, KernelRefusesLayoutItCannotTake) {
   } catch (const Error& e) {
     const std::string msg = e.what();
     EXPECT_NE(msg.find("grouped"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("planned in the blocked layout, but the channel-vector kernel does not apply"),
+    EXPECT_NE(msg.find("planned in the blocked layout, but neither the channel-vector kernel nor Winograd applies"),
               std::string::npos)
         << msg;
   }

@@ -232,10 +232,12 @@ int main(int argc, char** argv) {
     // GEMM next to it), runs alternating, where it applies.
     const bool useCvec = (cvec && conv::cvecSuits(g)) || planCvec;
     if (useCvec) cv = conv::packCvecWeights(g, w.data());
-    // --blocked: the channel-vector kernel on the blocked layout (input and
-    // output NCHW16c) as the alternative, where the shape allows it.
-    const bool blk = blocked && conv::cvecBlockedSuits(g, true, true);
-    if (blk && cv.empty()) cv = conv::packCvecWeights(g, w.data());
+    // --blocked: the channel-vector kernel (Winograd where the plan takes
+    // it) on the blocked layout (input and output NCHW16c) as the
+    // alternative, where the shape allows it.
+    const bool wBlk = st == conv::Strategy::kWinograd;
+    const bool blk = blocked && (wBlk ? conv::winogradBlockedSuits(g, true, true) : conv::cvecBlockedSuits(g, true, true));
+    if (blk && !wBlk && cv.empty()) cv = conv::packCvecWeights(g, w.data());
     const bool timeAlt = blk || (useCvec && (cvec || !planCvec));
     Floats xb(blk ? x.size() : 0), yb(blk ? y.size() : 0), zb(blk && residual ? y.size() : 0, 0.5f);
     auto toBlocked = [](const Floats& a, Floats& d, int64_t C, int64_t P) {
@@ -268,7 +270,10 @@ int main(int argc, char** argv) {
             for (int64_t i = c0 * g.imgSize; i < c1 * g.imgSize; ++i) x[i] = x[i] * 1.0000001f;
           });
         const auto t0 = std::chrono::steady_clock::now();
-        if (blkRun)
+        if (blkRun && wBlk)
+          conv::convWinograd(pool, g, xb.data(), wino, b.data(), zb.empty() ? nullptr : zb.data(), yb.data(), act, true,
+                             true);
+        else if (blkRun)
           conv::convCvec(pool, g, cv, xb.data(), b.data(), zb.empty() ? nullptr : zb.data(), yb.data(), act, true, true);
         else if (cvecRun)
           conv::convCvec(pool, g, cv, x.data(), b.data(), zp, yc.data(), act);

@@ -211,10 +211,11 @@ Strategy plannedStrategy(const ConvGeom& g, GemmActivation act, bool cvec) {
 
 // Which of X, Y (and FusedConv's residual Z, tied to Y) can be blocked
 // (ops/kernel.h): float32, 2-d, constant 4-d weights, one group, a static
-// input shape, and a conv that would take the GEMM or channel-vector kernels
-// in NCHW (Winograd and the stems' pixel-vector kernel stay: the
-// channel-vector kernel is slower on their shapes), then as
-// cvecBlockedSuits says. Such a conv runs on the channel-vector kernel.
+// input shape, and a conv that takes Winograd (as winogradBlockedSuits
+// says), or that would take the GEMM or channel-vector kernels in NCHW (as
+// cvecBlockedSuits says; such a conv runs on the channel-vector kernel).
+// The stems' pixel-vector kernel stays NCHW: the channel-vector kernel is
+// slower on their shapes.
 BlockedSupport convBlocked(const KernelInit& init) {
   BlockedSupport s;
   const Node& node = init.node;
@@ -226,9 +227,16 @@ BlockedSupport convBlocked(const KernelInit& init) {
   const bool fused = node.opType == "FusedConv";
   const GemmActivation act = fused ? conv::parseActivation(node).act : GemmActivation::kNone;
   const ConvGeom g = convGeom(node, shape::parseWindowAttrs(node, 2, false), 1, toStatic(xi->shape), w->shape());
-  if (plannedStrategy(g, act, true) != Strategy::kChannelVec) return s;
-  if (conv::cvecBlockedSuits(g, true, false)) s.read |= 1u;
-  if (conv::cvecBlockedSuits(g, false, true)) s.write |= 1u;
+  const Strategy st = plannedStrategy(g, act, true);
+  if (st == Strategy::kWinograd) {
+    if (conv::winogradBlockedSuits(g, true, false)) s.read |= 1u;
+    if (conv::winogradBlockedSuits(g, false, true)) s.write |= 1u;
+  } else if (st == Strategy::kChannelVec) {
+    if (conv::cvecBlockedSuits(g, true, false)) s.read |= 1u;
+    if (conv::cvecBlockedSuits(g, false, true)) s.write |= 1u;
+  } else {
+    return s;
+  }
   if (fused && init.hasInput(3)) s.tied |= 1u << 3;
   return s;
 }
@@ -285,8 +293,9 @@ class ConvKernel final : public Kernel {
       }
     }
     if ((inBlocked_ || outBlocked_) &&
-        (strategy_ != Strategy::kChannelVec || !conv::cvecBlockedSuits(*geom_, inBlocked_, outBlocked_)))
-      init.fail("planned in the blocked layout, but the channel-vector kernel does not apply");
+        !(strategy_ == Strategy::kChannelVec && conv::cvecBlockedSuits(*geom_, inBlocked_, outBlocked_)) &&
+        !(strategy_ == Strategy::kWinograd && conv::winogradBlockedSuits(*geom_, inBlocked_, outBlocked_)))
+      init.fail("planned in the blocked layout, but neither the channel-vector kernel nor Winograd applies");
   }
 
   void run(KernelContext& ctx) override {
@@ -322,7 +331,7 @@ class ConvKernel final : public Kernel {
     if (x.dtype() == DataType::kFloat) {
       if (st == Strategy::kWinograd) {
         conv::convWinograd(ctx.pool(), g, x.data<float>(), packedB_, b ? b->data<float>() : nullptr,
-                           z ? z->data<float>() : nullptr, y.data<float>(), act_);
+                           z ? z->data<float>() : nullptr, y.data<float>(), act_, inBlocked_, outBlocked_);
         return;
       }
       if (st == Strategy::kPixelVec) {

@@ -19,6 +19,11 @@
 // activation and stores runs of R pixels into each channel's plane of Y.
 // Threads take units of (block of tiles, group of weight panels): see
 // convCvec for how the larger of weights and input is streamed only once.
+// GCC 12 flags the pass-through operand of min / max (_mm512_undefined_ps)
+// (and the unpack / shuffle operands of transpose16) as uninitialised: a
+// false positive.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <algorithm>
 #include <cstring>
 
@@ -561,6 +566,49 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
         }
       }, 1);
     }
+}
+
+}  // namespace oinfer::conv
+
+namespace oinfer::conv {
+
+void cvecGemmBlocked(const float* A, int64_t rows, int64_t K, const int64_t* taps, const float* B, int64_t N,
+                     float* O, int64_t p0, int64_t p1) {
+  // Tiles of up to kMaxPix rows, in groups of kGroup whose accumulators
+  // fit a stack buffer while a K block (kBlockSteps steps of a panel, 16 KiB)
+  // stays in L1 across them.
+  static_assert(kCvecTapsPad >= kInputAhead, "the taps' padding covers the input prefetch");
+  constexpr int64_t kGroup = 8;
+  const int64_t tiles = (rows + kMaxPix - 1) / kMaxPix;
+  alignas(64) float part[kGroup * kMaxPix * kLanes];
+  TileOut o;
+  o.ldy = rows;
+  o.blk = 16 * rows;
+  o.bias = nullptr;
+  o.res = nullptr;
+  o.clamp = false;
+  o.lo = o.hi = 0.f;
+  o.act = GemmActivation::kNone;
+  o.p0 = o.p1 = 0.f;
+  o.rotatePf = true;  // a row is its own line, read by 16 steps in a row
+  for (int64_t pi = p0; pi < p1; ++pi) {
+    o.chans = int(std::min<int64_t>(kLanes, N - pi * kLanes));
+    for (int64_t g0 = 0; g0 < tiles; g0 += kGroup) {
+      const int64_t gn = std::min(kGroup, tiles - g0);
+      const int64_t blocks = kBlocks(gn, K), steps = (K + blocks - 1) / blocks;
+      for (int64_t kb = 0; kb < blocks; ++kb) {
+        const int64_t k0 = kb * steps, k1 = std::min(K, k0 + steps);
+        o.firstBlock = kb == 0;
+        o.lastBlock = kb + 1 == blocks;
+        for (int64_t ti = g0; ti < g0 + gn; ++ti) {
+          const int64_t r0 = ti * rows / tiles, r1 = (ti + 1) * rows / tiles;
+          o.y = O + pi * kLanes * rows + r0 * 16;
+          o.part = blocks > 1 ? part + (ti - g0) * kMaxPix * kLanes : nullptr;
+          runTile(16, true, int(r1 - r0), k1 - k0, A + r0 * 16, taps + k0, B + (pi * K + k0) * kLanes, o);
+        }
+      }
+    }
+  }
 }
 
 }  // namespace oinfer::conv

@@ -39,13 +39,19 @@ std::vector<PackedA> packConvWeights(const ConvGeom& g, const float* w);
 void convFloat(ThreadPool& pool, const ConvGeom& g, Strategy st, const float* x, const float* w,
                const std::vector<PackedA>& packed, const float* b, const float* z, float* y, const Activation& act);
 
-// Winograd F(2x2, 3x3) (conv_winograd.cpp): for 2-d 3x3 stride-1 convs with
-// enough channels and output tiles; chosen at plan time for constant
-// weights, which packWinogradWeights transforms and packs (16 PackedB).
+// Winograd F(2x2, 3x3) or F(4x4, 3x3) (conv_winograd.cpp): for 2-d 3x3
+// stride-1 convs with enough channels and output tiles; chosen at plan time
+// for constant weights, which packWinogradWeights transforms and packs (one
+// PackedB per transformed-tile position: 16, or 36 for F(4x4), the tile
+// side winogradOutputTile gives). X and Y may be blocked (NCHW16c) where
+// winogradBlockedSuits says so (AVX-512; 16 | C for X, 16 | M for Y; a
+// residual z has Y's layout).
 bool winogradSuits(const ConvGeom& g);
+int winogradOutputTile(const ConvGeom& g);
+bool winogradBlockedSuits(const ConvGeom& g, bool in, bool out);
 std::vector<PackedB> packWinogradWeights(const ConvGeom& g, const float* w);
 void convWinograd(ThreadPool& pool, const ConvGeom& g, const float* x, const std::vector<PackedB>& U, const float* b,
-                  const float* z, float* y, const Activation& act);
+                  const float* z, float* y, const Activation& act, bool inBlocked = false, bool outBlocked = false);
 
 // The shifted-input GEMM (conv_shifted.cpp) for 2-d convs with one stride
 // both ways, not 1x1: B read straight from zero-padded polyphase
@@ -82,6 +88,16 @@ void reserveCvecScratch(ThreadPool& pool, const ConvGeom& g, bool inBlocked);
 void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
               const float* b, const float* z, float* y, const Activation& act, bool inBlocked = false,
               bool outBlocked = false);
+// The same kernel as a GEMM on the calling thread, for Winograd's
+// transformed tiles: O (rows x N) = A (rows x K) * B with A and O blocked by
+// 16 columns (row r's columns 16b..16b+15 at (b * rows + r) * 16), 16 | K;
+// B packed as packCvecWeights packs a 1x1 conv's (K x 32 panels, zero past
+// N); taps[k] = (k / 16) * rows * 16 + k % 16 for k < K, then
+// kCvecTapsPad zeros (read by the prefetch). Panels [p0, p1) of O; no
+// bias, no activation. AVX-512 (cvecSuits' ISA).
+constexpr int64_t kCvecTapsPad = 32;
+void cvecGemmBlocked(const float* A, int64_t rows, int64_t K, const int64_t* taps, const float* B, int64_t N,
+                     float* O, int64_t p0, int64_t p1);
 
 // Output pixels in the vector lanes over few input channels (conv_pixvec.cpp,
 // AVX-512): the image stems (<= 4 input channels, one group, stride 1 or 2

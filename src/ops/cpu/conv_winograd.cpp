@@ -1,28 +1,48 @@
-// Float32 3x3 stride-1 Conv by Winograd F(2x2, 3x3) (Lavin & Gray, "Fast
-// Algorithms for Convolutional Neural Networks", 2015):
-//   Y (2x2 tile) = A^T [ (G g G^T) (.) (B^T d B) ] A
-// with d the 4x4 input window of a tile and g a 3x3 filter. Over all
-// channels the element-wise products become 16 independent GEMMs, one per
-// position xi of the 4x4 transformed tile:
+// Float32 3x3 stride-1 Conv by Winograd F(m x m, 3x3), m = 2 or 4 (Lavin &
+// Gray, "Fast Algorithms for Convolutional Neural Networks", 2015):
+//   Y (m x m tile) = A^T [ (G g G^T) (.) (B^T d B) ] A
+// with d the T x T input window of a tile (T = m + 2) and g a 3x3 filter.
+// Over all channels the element-wise products become T^2 independent
+// GEMMs, one per position xi of the transformed tile:
 //   O_xi (tiles x M) = V_xi (tiles x C) * U_xi (C x M)
-// so 16 * C * M multiply-adds per 2x2 outputs instead of 36 * C * M (2.25x
-// fewer). U = G g G^T is computed and packed once per plan (one PackedB per
-// xi); per call, a chunk of tiles at a time (sized to stay in cache):
-//   1. input transform, threads over channels, into V (per xi, tiles x C in
-//      the GEMM's packed-A layout, so the GEMMs pack nothing);
-//   2. the 16 GEMMs, threads over xi (each GEMM on one thread: no barrier
-//      inside a GEMM, and tiles x M is small);
-//   3. output transform plus bias, threads over tiles, into Y;
-// then the residual and the activation over Y, threads over channels (a
-// Relu / Clip with no residual is applied in the output transform instead).
-// The transforms' constants are 0, +-1 and +-1/2, so the result differs from
-// direct convolution by rounding only (~1e-6 relative here).
+// so T^2 * C * M multiply-adds per m x m outputs instead of 9 m^2 * C * M:
+// 2.25x fewer for F(2x2) (16 per 4 outputs), 4x fewer for F(4x4) (36 per
+// 16). U = G g G^T is computed (in double) and packed once per plan, one
+// operand per xi; per call, a chunk of tiles at a time (V and O about 4 MiB):
+//   1. input transform into V;
+//   2. the T^2 GEMMs;
+//   3. output transform plus bias, the residual and a Relu / Clip, into Y;
+// then any other activation over Y. Two paths:
+//  - AVX-512 (the channel-vector kernel's ISA): V_xi and O_xi blocked by 16
+//    channels the way NCHW16c blocks a plane, with tiles for pixels, so each
+//    GEMM is that kernel's blocked 1x1 conv over a plane of tiles
+//    (cvecGemmBlocked: threads over (xi, panel of 32 outputs)) and the
+//    transforms work on 16 channels of one tile per vector (threads over
+//    (block, tile)). A blocked X is read and a blocked Y written with plain
+//    loads and stores (the layout the plan keeps ResNet's bottlenecks in); an
+//    NCHW X is gathered, an NCHW Y scattered, 16 channel planes at a time.
+//    (The transforms before this vectorised over 12 tiles into the packed
+//    GEMM's A layout, a gather per window value and a scatter per output:
+//    two thirds of F(4x4)'s time at 64 ch @56, 2 threads: 0.66-0.70 ms;
+//    now 0.41 in NCHW, 0.35 blocked.)
+//  - elsewhere: scalar transforms, V in the packed GEMM's A layout, the
+//    packed GEMM (threads over xi).
+// F(2x2)'s constants are 0, +-1 and +-1/2, so its result differs from
+// direct convolution by rounding only (~1e-6 relative); F(4x4)'s (points 0,
+// +-1, +-2: B^T's 4 and 5, G's 1/6 and 1/24, A^T's 8) lose more, up to
+// ~2e-5 of the output's range over 256 channels (numpy, float32), as other
+// engines' F(4x4) do. Which m a conv gets: winogradOutputTile.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
 
 #if defined(__x86_64__) || defined(__i386__)
+// GCC 12 flags the pass-through operand of min / max (_mm512_undefined_ps)
+// as uninitialised inside the output transform's clamp: a false positive.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 #endif
 
@@ -35,44 +55,85 @@ namespace oinfer::conv {
 
 namespace {
 
-constexpr int kTiles = 16;  // positions in a 4x4 transformed tile
-
 // Caller-thread scratch (workers write into it).
 thread_local cpu::AlignedScratch<float> tlsV, tlsO;
+thread_local cpu::AlignedScratch<int64_t> tlsTaps;
 
-// Tiles per chunk: V and O together about 4 MiB; a multiple of the GEMM's
-// row tile unless the whole output fits.
-int64_t tileChunk(int64_t tiles, int64_t C, int64_t M) {
+// Tiles per chunk: V and O together about 4 MiB; a multiple of the packed
+// GEMM's row tile unless the whole output fits.
+int64_t tileChunk(int64_t tiles, int T2, int64_t C, int64_t M) {
   constexpr int64_t kBudgetFloats = int64_t{1} << 20;
   const int64_t mr = gemm::isa().mr;
-  int64_t tb = kBudgetFloats / (kTiles * (C + M));
+  int64_t tb = kBudgetFloats / (T2 * (C + M));
   if (tb >= tiles) return tiles;
   return std::max<int64_t>(mr, tb / mr * mr);
 }
 
-// B^T d B for one 4x4 window d (row-major), written to v[xi * stride].
-inline void inputTile(const float (&d)[4][4], float* v, int64_t stride) {
-  float t[4][4];  // B^T d: combine rows
-  for (int j = 0; j < 4; ++j) {
-    t[0][j] = d[0][j] - d[2][j];
-    t[1][j] = d[1][j] + d[2][j];
-    t[2][j] = d[2][j] - d[1][j];
-    t[3][j] = d[1][j] - d[3][j];
+// The 1-d transforms on T values (floats, or vectors of 16 lanes: one
+// template for both, GCC's vector arithmetic). bt: r = B^T d; at: o = A^T x.
+template <int m, class V>
+[[gnu::always_inline]] inline void bt(const V (&d)[m + 2], V (&r)[m + 2]) {
+  if constexpr (m == 2) {
+    r[0] = d[0] - d[2];
+    r[1] = d[1] + d[2];
+    r[2] = d[2] - d[1];
+    r[3] = d[1] - d[3];
+  } else {
+    // B^T = [[4,0,-5,0,1,0], [0,-4,-4,1,1,0], [0,4,-4,-1,1,0],
+    //        [0,-2,-1,2,1,0], [0,2,-1,-2,1,0], [0,4,0,-5,0,1]]
+    const V s12 = d[1] + d[2], d12 = d[1] - d[2], s34 = d[3] + d[4], d43 = d[4] - d[3];
+    const V d31 = d[3] - d[1], d42 = d[4] - d[2];
+    r[0] = 4.f * d[0] - 5.f * d[2] + d[4];
+    r[1] = s34 - 4.f * s12;
+    r[2] = d43 + 4.f * d12;
+    r[3] = d42 + 2.f * d31;
+    r[4] = d42 - 2.f * d31;
+    r[5] = 4.f * d[1] - 5.f * d[3] + d[5];
   }
-  for (int i = 0; i < 4; ++i) {  // (B^T d) B: combine columns
-    v[(i * 4 + 0) * stride] = t[i][0] - t[i][2];
-    v[(i * 4 + 1) * stride] = t[i][1] + t[i][2];
-    v[(i * 4 + 2) * stride] = t[i][2] - t[i][1];
-    v[(i * 4 + 3) * stride] = t[i][1] - t[i][3];
+}
+
+template <int m, class V>
+[[gnu::always_inline]] inline void at(const V (&x)[m + 2], V (&o)[m]) {
+  if constexpr (m == 2) {
+    // A^T = [[1,1,1,0], [0,1,-1,-1]]
+    o[0] = x[0] + x[1] + x[2];
+    o[1] = x[1] - x[2] - x[3];
+  } else {
+    // A^T = [[1,1,1,1,1,0], [0,1,-1,2,-2,0], [0,1,1,4,4,0], [0,1,-1,8,-8,1]]
+    const V s12 = x[1] + x[2], d12 = x[1] - x[2], s34 = x[3] + x[4], d34 = x[3] - x[4];
+    o[0] = x[0] + s12 + s34;
+    o[1] = d12 + 2.f * d34;
+    o[2] = s12 + 4.f * s34;
+    o[3] = d12 + 8.f * d34 + x[5];
+  }
+}
+
+// B^T d B for one T x T window d (row-major), written to v[xi * stride].
+template <int m>
+void inputTile(const float (&d)[m + 2][m + 2], float* v, int64_t stride) {
+  constexpr int T = m + 2;
+  float t[T][T];  // B^T d: combine rows, a column at a time
+  for (int j = 0; j < T; ++j) {
+    float col[T], r[T];
+    for (int i = 0; i < T; ++i) col[i] = d[i][j];
+    bt<m>(col, r);
+    for (int i = 0; i < T; ++i) t[i][j] = r[i];
+  }
+  for (int i = 0; i < T; ++i) {  // (B^T d) B: combine columns
+    float r[T];
+    bt<m>(t[i], r);
+    for (int j = 0; j < T; ++j) v[(i * T + j) * stride] = r[j];
   }
 }
 
 // Input transform of channels [c0, c1), tiles [t0, t0 + tb), written for
 // each xi straight into the GEMM's packed-A layout (tb x C, panels of mr
-// tiles; see gemm::packedAView) at V + xi * xiStride.
+// tiles; see gemm::packedAView) at V + xi * xiStride. NCHW input.
+template <int m>
 void inputTransform(const ConvGeom& g, const float* x, int64_t c0, int64_t c1, int64_t t0, int64_t tb,
                     int64_t xiStride, float* V) {
-  const int64_t H = g.img[1], W = g.img[2], TW = (g.grid[2] + 1) / 2, C = g.C;
+  constexpr int T = m + 2;
+  const int64_t H = g.img[1], W = g.img[2], TW = (g.grid[2] + m - 1) / m, C = g.C;
   const int64_t padT = g.padBegin[1], padL = g.padBegin[2];
   const int64_t mr = gemm::isa().mr, kc = gemm::kKc, mPad = (tb + mr - 1) / mr * mr;
   for (int64_t c = c0; c < c1; ++c) {
@@ -80,281 +141,366 @@ void inputTransform(const ConvGeom& g, const float* x, int64_t c0, int64_t c1, i
     const int64_t k0 = c / kc * kc, kl = std::min(kc, C - k0);
     float* vc = V + k0 * mPad + (c - k0) * mr;
     for (int64_t t = t0; t < t0 + tb; ++t) {
-      const int64_t ty = t / TW, tx = t % TW;
-      const int64_t iy = 2 * ty - padT, ix = 2 * tx - padL;
-      float d[4][4];
-      if (iy >= 0 && iy + 4 <= H && ix >= 0 && ix + 4 <= W) {
-        for (int i = 0; i < 4; ++i) {
-          const float* r = plane + (iy + i) * W + ix;
-          for (int j = 0; j < 4; ++j) d[i][j] = r[j];
+      const int64_t iy = m * (t / TW) - padT, ix = m * (t % TW) - padL;
+      float d[T][T];
+      for (int i = 0; i < T; ++i)
+        for (int j = 0; j < T; ++j) {
+          const int64_t yy = iy + i, xx = ix + j;
+          d[i][j] = yy >= 0 && yy < H && xx >= 0 && xx < W ? plane[yy * W + xx] : 0.f;  // zero outside
         }
-      } else {  // a border tile: zero outside the image
-        for (int i = 0; i < 4; ++i)
-          for (int j = 0; j < 4; ++j) {
-            const int64_t yy = iy + i, xx = ix + j;
-            d[i][j] = yy >= 0 && yy < H && xx >= 0 && xx < W ? plane[yy * W + xx] : 0.f;
-          }
-      }
       const int64_t r = t - t0;
-      inputTile(d, vc + r / mr * mr * kl + r % mr, xiStride);
+      inputTile<m>(d, vc + r / mr * mr * kl + r % mr, xiStride);
+    }
+  }
+}
+
+// Output transform of tiles [ta, tb) (chunk-relative; chunk starts at t0):
+// A^T O A plus the bias and the residual z, clamped if asked, into Y
+// (M x OH x OW, NCHW). O is [xi][t][m].
+template <int m>
+void outputTransform(const ConvGeom& g, const float* O, int64_t oStride, int64_t t0, int64_t ta, int64_t tbEnd,
+                     const float* bias, const float* z, bool clamp, float lo, float hi, float* y) {
+  constexpr int T = m + 2;
+  const int64_t M = g.M, OH = g.grid[1], OW = g.grid[2], TW = (OW + m - 1) / m, P = g.gridSize;
+  for (int64_t t = ta; t < tbEnd; ++t) {
+    const int64_t oy = m * ((t0 + t) / TW), ox = m * ((t0 + t) % TW);
+    const float* o = O + t * M;
+    for (int64_t ch = 0; ch < M; ++ch) {
+      float s[m][T];  // A^T X: rows, a column at a time
+      for (int j = 0; j < T; ++j) {
+        float col[T], r[m];
+        for (int i = 0; i < T; ++i) col[i] = o[(i * T + j) * oStride + ch];
+        at<m>(col, r);
+        for (int i = 0; i < m; ++i) s[i][j] = r[i];
+      }
+      const float bv = bias ? bias[ch] : 0.f;
+      for (int i = 0; i < m && oy + i < OH; ++i) {
+        float r[m];
+        at<m>(s[i], r);
+        for (int j = 0; j < m && ox + j < OW; ++j) {
+          const int64_t idx = ch * P + (oy + i) * OW + ox + j;
+          float v = r[j] + bv;
+          if (z) v += z[idx];
+          if (clamp) v = v < lo ? lo : v > hi ? hi : v;
+          y[idx] = v;
+        }
+      }
     }
   }
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-// The same with AVX-512, 12 tiles (one packed-A panel row of the GEMM's
-// AVX-512 micro-kernel) per step: each of the 16 window values is one
-// masked gather over the 12 tiles (lanes outside the image read 0: the
-// padding, so border tiles need no second path), the transform runs on
-// vectors and each V_xi row is one masked store. The scalar transform was
-// 6% of ResNet-50's time. Needs the AVX-512 ISA's mr == 12.
-__attribute__((target("avx512f"))) void inputTransform512(const ConvGeom& g, const float* x, int64_t c0, int64_t c1,
-                                                          int64_t t0, int64_t tb, int64_t xiStride, float* V) {
-  const int64_t H = g.img[1], W = g.img[2], TW = (g.grid[2] + 1) / 2, C = g.C;
-  const int64_t padT = g.padBegin[1], padL = g.padBegin[2];
-  constexpr int64_t mr = 12;
-  const int64_t kc = gemm::kKc, mPad = (tb + mr - 1) / mr * mr;
-  for (int64_t r0 = 0; r0 < tb; r0 += mr) {
-    const int n = int(std::min<int64_t>(mr, tb - r0));
-    alignas(64) int32_t off[16] = {};
-    __mmask16 valid[4][4] = {};
-    for (int l = 0; l < n; ++l) {
-      const int64_t t = t0 + r0 + l, iy = 2 * (t / TW) - padT, ix = 2 * (t % TW) - padL;
-      off[l] = int32_t(iy * W + ix);
-      for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j)
-          if (iy + i >= 0 && iy + i < H && ix + j >= 0 && ix + j < W) valid[i][j] |= __mmask16(1u << l);
+// The AVX-512 path: V, O and the transforms with 16 channels per vector.
+// V_xi is tiles x C and O_xi tiles x M, both blocked by 16 channels the way
+// NCHW16c blocks a plane (tile r's channels 16b..16b+15 at (b * tiles + r)
+// * 16), so each GEMM is the channel-vector kernel's blocked 1x1 conv over
+// a "plane" of tiles (cvecGemmBlocked) and every transform reads and writes
+// whole vectors: a blocked X is read with plain loads and a blocked Y
+// written with plain stores. An NCHW X is gathered (16 channel planes per
+// window value), an NCHW Y scattered. (The earlier transforms vectorised
+// over 12 tiles for the packed-A GEMM: a masked gather per window value and
+// a scatter per output, two thirds of F(4x4)'s time at 64 ch @56.)
+
+// Input transform of items [a0, a1) of channel blocks x tiles (item a:
+// block cb = a / tb, tile r = a % tb of the chunk starting at t0) into V.
+// By blocks, then tiles in order: each V_xi and each input row is written /
+// read as a stream.
+template <int m>
+__attribute__((target("avx512f"))) void inputTransformB(const ConvGeom& g, const float* x, bool blocked, int64_t a0,
+                                                        int64_t a1, int64_t t0, int64_t tb, int64_t xiStride,
+                                                        float* V) {
+  constexpr int T = m + 2;
+  const int64_t H = g.img[1], W = g.img[2], TW = (g.grid[2] + m - 1) / m, C = g.C;
+  const int64_t padT = g.padBegin[1], padL = g.padBegin[2], HW = g.imgSize;
+  const __m512i planes = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                            _mm512_set1_epi32(int32_t(HW)));
+  for (int64_t a = a0; a < a1; ++a) {
+    const int64_t cb = a / tb, r = a % tb, t = t0 + r;
+    const int64_t iy = m * (t / TW) - padT, ix = m * (t % TW) - padL;
+    const __mmask16 lanes = gemm::firstLanes(C - cb * 16);
+    const float* base = blocked ? x + cb * HW * 16 : x + cb * 16 * HW;
+    auto load = [&](int64_t yy, int64_t xx) {
+      if (yy < 0 || yy >= H || xx < 0 || xx >= W) return _mm512_setzero_ps();
+      if (blocked) return _mm512_loadu_ps(base + (yy * W + xx) * 16);
+      return _mm512_mask_i32gather_ps(_mm512_setzero_ps(), lanes, planes, base + yy * W + xx, 4);
+    };
+    if (blocked)  // the next tile's new columns (a blocked pixel is a line)
+      for (int i = 0; i < T; ++i)
+        for (int j = T; j < T + m; ++j)
+          if (iy + i >= 0 && iy + i < H && ix + j < W) _mm_prefetch(reinterpret_cast<const char*>(base + ((iy + i) * W + ix + j) * 16), _MM_HINT_T0);
+    __m512 tt[T][T];  // B^T d: combine rows, a column at a time
+    for (int j = 0; j < T; ++j) {
+      __m512 col[T], rr[T];
+      for (int i = 0; i < T; ++i) col[i] = load(iy + i, ix + j);
+      bt<m>(col, rr);
+      for (int i = 0; i < T; ++i) tt[i][j] = rr[i];
     }
-    const __m512i voff = _mm512_load_si512(off);
-    const __mmask16 store = __mmask16((1u << n) - 1);
-    for (int64_t c = c0; c < c1; ++c) {
-      const float* plane = x + c * g.imgSize;
-      __m512 d[4][4];
-      for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j)
-          d[i][j] = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), valid[i][j],
-                                             _mm512_add_epi32(voff, _mm512_set1_epi32(int32_t(i * W + j))), plane, 4);
-      __m512 t[4][4];  // B^T d: combine rows
-      for (int j = 0; j < 4; ++j) {
-        t[0][j] = _mm512_sub_ps(d[0][j], d[2][j]);
-        t[1][j] = _mm512_add_ps(d[1][j], d[2][j]);
-        t[2][j] = _mm512_sub_ps(d[2][j], d[1][j]);
-        t[3][j] = _mm512_sub_ps(d[1][j], d[3][j]);
-      }
-      const int64_t k0 = c / kc * kc, kl = std::min(kc, C - k0);
-      float* dst = V + k0 * mPad + (c - k0) * mr + r0 / mr * mr * kl;
-      for (int i = 0; i < 4; ++i) {  // (B^T d) B: combine columns
-        _mm512_mask_storeu_ps(dst + (i * 4 + 0) * xiStride, store, _mm512_sub_ps(t[i][0], t[i][2]));
-        _mm512_mask_storeu_ps(dst + (i * 4 + 1) * xiStride, store, _mm512_add_ps(t[i][1], t[i][2]));
-        _mm512_mask_storeu_ps(dst + (i * 4 + 2) * xiStride, store, _mm512_sub_ps(t[i][2], t[i][1]));
-        _mm512_mask_storeu_ps(dst + (i * 4 + 3) * xiStride, store, _mm512_sub_ps(t[i][1], t[i][3]));
+    float* dst = V + (cb * tb + r) * 16;
+    for (int i = 0; i < T; ++i) {  // (B^T d) B: combine columns
+      __m512 rr[T];
+      bt<m>(tt[i], rr);
+      for (int j = 0; j < T; ++j) _mm512_store_ps(dst + (i * T + j) * xiStride, rr[j]);
+    }
+  }
+}
+
+// Output transform of items [a0, a1) of channel blocks x tiles (item a:
+// block mb = a / tb, tile r = a % tb): A^T O A plus the bias and the
+// residual z (Y's layout), clamped if asked, into Y.
+template <int m>
+__attribute__((target("avx512f"))) void outputTransformB(const ConvGeom& g, const float* O, int64_t xiStride,
+                                                         int64_t a0, int64_t a1, int64_t t0, int64_t tb,
+                                                         const float* bias, const float* z, bool clamp, float lo,
+                                                         float hi, bool blocked, float* y) {
+  constexpr int T = m + 2;
+  const int64_t M = g.M, OH = g.grid[1], OW = g.grid[2], TW = (OW + m - 1) / m, P = g.gridSize;
+  const __m512i planes = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                            _mm512_set1_epi32(int32_t(P)));
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  for (int64_t a = a0; a < a1; ++a) {
+    const int64_t mb = a / tb, r = a % tb, t = t0 + r;
+    const int64_t oy = m * (t / TW), ox = m * (t % TW);
+    const int rows = int(std::min<int64_t>(m, OH - oy)), cols = int(std::min<int64_t>(m, OW - ox));
+    const __mmask16 lm = gemm::firstLanes(M - mb * 16);
+    const float* o = O + (mb * tb + r) * 16;
+    __m512 s[m][T];  // A^T X: rows, a column at a time
+    for (int j = 0; j < T; ++j) {
+      __m512 col[T], rr[m];
+      for (int i = 0; i < T; ++i) col[i] = _mm512_load_ps(o + (i * T + j) * xiStride);
+      at<m>(col, rr);
+      for (int i = 0; i < m; ++i) s[i][j] = rr[i];
+    }
+    const __m512 bv = bias ? _mm512_maskz_loadu_ps(lm, bias + mb * 16) : _mm512_setzero_ps();
+    for (int i = 0; i < rows; ++i) {
+      __m512 rr[m];
+      at<m>(s[i], rr);
+      const int64_t pix = (oy + i) * OW + ox;
+      for (int j = 0; j < cols; ++j) {
+        __m512 v = _mm512_add_ps(rr[j], bv);
+        if (blocked) {
+          const int64_t idx = (mb * P + pix + j) * 16;
+          if (z) v = _mm512_add_ps(v, _mm512_loadu_ps(z + idx));
+          if (clamp) v = _mm512_min_ps(_mm512_max_ps(v, vlo), vhi);
+          _mm512_storeu_ps(y + idx, v);
+        } else {
+          const int64_t idx = mb * 16 * P + pix + j;
+          if (z) v = _mm512_add_ps(v, _mm512_mask_i32gather_ps(_mm512_setzero_ps(), lm, planes, z + idx, 4));
+          if (clamp) v = _mm512_min_ps(_mm512_max_ps(v, vlo), vhi);
+          _mm512_mask_i32scatter_ps(y + idx, lm, planes, v, 4);
+        }
       }
     }
   }
 }
 #endif
 
-// Output transform of tiles [ta, tb) (chunk-relative; chunk starts at t0):
-// A^T O A plus the bias, into Y (M x OH x OW). O is [xi][t][m].
-void outputTransform(const ConvGeom& g, const float* O, int64_t oStride, int64_t t0, int64_t ta, int64_t tbEnd,
-                     const float* bias, bool clamp, float lo, float hi, float* y) {
-  const int64_t M = g.M, OH = g.grid[1], OW = g.grid[2], TW = (OW + 1) / 2, P = g.gridSize;
-  constexpr int64_t kLanes = 16;
-  for (int64_t t = ta; t < tbEnd; ++t) {
-    const int64_t ty = (t0 + t) / TW, tx = (t0 + t) % TW;
-    const int64_t oy = 2 * ty, ox = 2 * tx;
-    const bool fullY = oy + 1 < OH, fullX = ox + 1 < OW;
-    float* y00 = y + oy * OW + ox;
-    for (int64_t m0 = 0; m0 < M; m0 += kLanes) {
-      const int64_t lanes = std::min(kLanes, M - m0);
-      float r[4][kLanes];  // outputs (0,0), (0,1), (1,0), (1,1)
-      float s[2][4][kLanes];
-      // A^T X: rows; A = [[1,0],[1,1],[1,-1],[0,-1]].
-      for (int j = 0; j < 4; ++j) {
-        const float* x0 = O + (0 * 4 + j) * oStride + t * M + m0;
-        const float* x1 = O + (1 * 4 + j) * oStride + t * M + m0;
-        const float* x2 = O + (2 * 4 + j) * oStride + t * M + m0;
-        const float* x3 = O + (3 * 4 + j) * oStride + t * M + m0;
-        for (int64_t l = 0; l < lanes; ++l) {
-          s[0][j][l] = x0[l] + x1[l] + x2[l];
-          s[1][j][l] = x1[l] - x2[l] - x3[l];
-        }
-      }
-      for (int i = 0; i < 2; ++i)
-        for (int64_t l = 0; l < lanes; ++l) {
-          const float bv = bias ? bias[m0 + l] : 0.f;
-          r[i * 2 + 0][l] = s[i][0][l] + s[i][1][l] + s[i][2][l] + bv;
-          r[i * 2 + 1][l] = s[i][1][l] - s[i][2][l] - s[i][3][l] + bv;
-        }
-      if (clamp)
-        for (int q = 0; q < 4; ++q)
-          for (int64_t l = 0; l < lanes; ++l) r[q][l] = r[q][l] < lo ? lo : r[q][l] > hi ? hi : r[q][l];
-      for (int64_t l = 0; l < lanes; ++l) {
-        float* yp = y00 + (m0 + l) * P;
-        yp[0] = r[0][l];
-        if (fullX) yp[1] = r[1][l];
-        if (fullY) {
-          yp[OW] = r[2][l];
-          if (fullX) yp[OW + 1] = r[3][l];
-        }
-      }
-    }
-  }
-}
+// The AVX-512 path (cvecGemmBlocked's ISA) or the portable one.
+bool vectorPath() { return std::string(gemm::isa().name) == "avx512"; }
 
-}  // namespace
-
-bool winogradSuits(const ConvGeom& g) {
-  // 2-d 3x3, stride 1, no dilation, one group; enough channels for the
-  // transforms (per channel) to be small next to the GEMMs, and enough 2x2
-  // tiles (outputs of 12x12 and up). Against the shifted-input GEMM (2
-  // threads, one run): 128 ch @28 0.97-1.09 vs 1.32-1.47 ms, 256 ch @14
-  // 1.08-1.24 vs 1.14-1.43; even at 64 ch @56 (so not worth the 16/9 larger
-  // weights there), and 1.7x slower at 16 ch (SqueezeNet's expand3x3).
-  if (g.G != 1 || g.k[0] != 1 || g.grid[0] != 1 || g.k[1] != 3 || g.k[2] != 3) return false;
-  if (g.s[1] != 1 || g.s[2] != 1 || g.dil[1] != 1 || g.dil[2] != 1) return false;
-  if (g.C < 128 || g.M < 64) return false;
-  const int64_t tiles = ((g.grid[1] + 1) / 2) * ((g.grid[2] + 1) / 2);
-  return tiles >= 36;
-}
-
-std::vector<PackedB> packWinogradWeights(const ConvGeom& g, const float* w) {
+// U = G w G^T per position xi, as T^2 arrays of M x C (rows = output
+// channels), computed in double and rounded once.
+template <int m>
+std::unique_ptr<float[]> transformWeights(const ConvGeom& g, const float* w, int64_t Cld, bool byOutput) {
+  constexpr int T = m + 2, T2 = T * T;
+  // G (T x 3): F(2x2) [[1,0,0],[1/2,1/2,1/2],[1/2,-1/2,1/2],[0,0,1]];
+  // F(4x4) [[1/4,0,0],[-1/6,-1/6,-1/6],[-1/6,1/6,-1/6],[1/24,1/12,1/6],
+  // [1/24,-1/12,1/6],[0,0,1]].
+  static constexpr double G2[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+  static constexpr double G4[6][3] = {{1. / 4, 0, 0},           {-1. / 6, -1. / 6, -1. / 6}, {-1. / 6, 1. / 6, -1. / 6},
+                                      {1. / 24, 1. / 12, 1. / 6}, {1. / 24, -1. / 12, 1. / 6}, {0, 0, 1}};
+  const double(*Gm)[3] = m == 2 ? G2 : G4;
   const int64_t C = g.C, M = g.M;
-  std::unique_ptr<float[]> u(new float[kTiles * C * M]);
-  // G = [[1,0,0],[1/2,1/2,1/2],[1/2,-1/2,1/2],[0,0,1]]; U = G w G^T.
-  for (int64_t m = 0; m < M; ++m)
+  // byOutput: [xi][M][Cld] (zero past C); else [xi][C][M].
+  std::unique_ptr<float[]> u(new float[T2 * Cld * M]());
+  for (int64_t mo = 0; mo < M; ++mo)
     for (int64_t c = 0; c < C; ++c) {
-      const float* k = w + (m * C + c) * 9;
-      float t[4][3];  // G k
-      for (int j = 0; j < 3; ++j) {
-        t[0][j] = k[j];
-        t[1][j] = 0.5f * (k[j] + k[3 + j] + k[6 + j]);
-        t[2][j] = 0.5f * (k[j] - k[3 + j] + k[6 + j]);
-        t[3][j] = k[6 + j];
-      }
-      for (int i = 0; i < 4; ++i) {
-        const float ui[4] = {t[i][0], 0.5f * (t[i][0] + t[i][1] + t[i][2]), 0.5f * (t[i][0] - t[i][1] + t[i][2]),
-                             t[i][2]};
-        for (int j = 0; j < 4; ++j) u[((i * 4 + j) * C + c) * M + m] = ui[j];
-      }
+      const float* k = w + (mo * C + c) * 9;
+      double gk[T][3];  // G k
+      for (int i = 0; i < T; ++i)
+        for (int j = 0; j < 3; ++j) gk[i][j] = Gm[i][0] * k[j] + Gm[i][1] * k[3 + j] + Gm[i][2] * k[6 + j];
+      for (int i = 0; i < T; ++i)
+        for (int j = 0; j < T; ++j) {
+          const float v = float(gk[i][0] * Gm[j][0] + gk[i][1] * Gm[j][1] + gk[i][2] * Gm[j][2]);
+          const int64_t xi = i * T + j;
+          u[byOutput ? (xi * M + mo) * Cld + c : (xi * C + c) * M + mo] = v;
+        }
     }
+  return u;
+}
+
+template <int m>
+std::vector<PackedB> packWeights(const ConvGeom& g, const float* w) {
+  constexpr int T = m + 2, T2 = T * T;
+  const int64_t C = g.C, M = g.M;
   std::vector<PackedB> out;
-  out.reserve(kTiles);
-  for (int xi = 0; xi < kTiles; ++xi) out.push_back(packB(false, C, M, u.get() + xi * C * M, M));
+  out.reserve(T2);
+  if (vectorPath()) {
+    // Channel-vector panels (K = C rounded up to 16) per xi.
+    const int64_t Cp = (C + 15) / 16 * 16;
+    std::unique_ptr<float[]> u = transformWeights<m>(g, w, Cp, true);
+    ConvGeom pg;
+    pg.C = pg.Cg = Cp;
+    pg.M = pg.Mg = M;
+    for (int xi = 0; xi < T2; ++xi) out.push_back(packCvecWeights(pg, u.get() + xi * M * Cp)[0]);
+  } else {
+    std::unique_ptr<float[]> u = transformWeights<m>(g, w, C, false);
+    for (int xi = 0; xi < T2; ++xi) out.push_back(packB(false, C, M, u.get() + xi * C * M, M));
+  }
   return out;
 }
 
-namespace {
+// The portable path: V in the GEMM's packed-A layout, the packed GEMM.
+template <int m>
+void runPortable(ThreadPool& pool, const ConvGeom& g, const float* xn, const std::vector<PackedB>& U, const float* b,
+                 const float* zn, float* yn, const ClampSplit& cs) {
+  constexpr int T = m + 2, T2 = T * T;
+  const int64_t C = g.C, M = g.M;
+  const int64_t tiles = ((g.grid[1] + m - 1) / m) * ((g.grid[2] + m - 1) / m);
+  const int64_t TB = tileChunk(tiles, T2, C, M), mr = gemm::isa().mr;
+  const int64_t xiStride = C * ((TB + mr - 1) / mr * mr);  // one packed V_xi
+  float* V = tlsV.get(size_t(T2 * xiStride));
+  float* O = tlsO.get(size_t(T2 * TB * M));
+  for (int64_t t0 = 0; t0 < tiles; t0 += TB) {
+    const int64_t tb = std::min(TB, tiles - t0);
+    pool.parallelFor(C, [&](int64_t c0, int64_t c1) { inputTransform<m>(g, xn, c0, c1, t0, tb, xiStride, V); },
+                     std::max<int64_t>(1, 2048 / tb));
+    pool.parallelFor(T2, [&](int64_t x0, int64_t x1) {
+      for (int64_t xi = x0; xi < x1; ++xi)
+        gemm::gemmPackedAB(gemm::packedAView(tb, C, V + xi * xiStride), U[xi], 1.f, 0.f, O + xi * TB * M, M,
+                           GemmEpilogue{}, nullptr);
+    });
+    pool.parallelFor(tb, [&](int64_t ta, int64_t te) {
+      outputTransform<m>(g, O, TB * M, t0, ta, te, b, zn, cs.clamp, cs.lo, cs.hi, yn);
+    }, std::max<int64_t>(1, 1024 / (M * m * m / 4)));
+  }
+}
 
 #if defined(__x86_64__) || defined(__i386__)
-// The output transform on 16 channels per vector: the 16 O_xi rows of a tile
-// are contiguous in m, so A^T O A and the bias are vector adds, and each of
-// the tile's four outputs is one scatter over the 16 channel planes.
-__attribute__((target("avx512f"))) void outputTransform512(const ConvGeom& g, const float* O, int64_t oStride,
-                                                           int64_t t0, int64_t ta, int64_t tbEnd, const float* bias,
-                                                           bool clamp, float lo, float hi, float* y) {
-  const int64_t M = g.M, OH = g.grid[1], OW = g.grid[2], TW = (OW + 1) / 2, P = g.gridSize;
-  const __m512i planes = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                                            _mm512_set1_epi32(int32_t(P)));
-  const __m512i right = _mm512_add_epi32(planes, _mm512_set1_epi32(1));
-  const __m512i down = _mm512_add_epi32(planes, _mm512_set1_epi32(int32_t(OW)));
-  const __m512i downRight = _mm512_add_epi32(planes, _mm512_set1_epi32(int32_t(OW + 1)));
-  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
-  for (int64_t t = ta; t < tbEnd; ++t) {
-    const int64_t oy = 2 * ((t0 + t) / TW), ox = 2 * ((t0 + t) % TW);
-    const bool fullY = oy + 1 < OH, fullX = ox + 1 < OW;
-    for (int64_t m0 = 0; m0 < M; m0 += 16) {
-      const __mmask16 lm = gemm::firstLanes(M - m0);
-      const float* o = O + t * M + m0;
-      __m512 s0[4], s1[4];
-      for (int j = 0; j < 4; ++j) {  // A^T X: rows
-        const __m512 x0 = _mm512_maskz_loadu_ps(lm, o + (0 * 4 + j) * oStride);
-        const __m512 x1 = _mm512_maskz_loadu_ps(lm, o + (1 * 4 + j) * oStride);
-        const __m512 x2 = _mm512_maskz_loadu_ps(lm, o + (2 * 4 + j) * oStride);
-        const __m512 x3 = _mm512_maskz_loadu_ps(lm, o + (3 * 4 + j) * oStride);
-        s0[j] = _mm512_add_ps(_mm512_add_ps(x0, x1), x2);
-        s1[j] = _mm512_sub_ps(_mm512_sub_ps(x1, x2), x3);
+template <int m>
+void runVector(ThreadPool& pool, const ConvGeom& g, const float* xn, const std::vector<PackedB>& U, const float* b,
+               const float* zn, float* yn, const ClampSplit& cs, bool inBlocked, bool outBlocked) {
+  constexpr int T = m + 2, T2 = T * T;
+  const int64_t C = g.C, M = g.M, CB = (C + 15) / 16, MB = (M + 15) / 16, Cp = CB * 16;
+  const int64_t panels = (M + 31) / 32;
+  const int64_t tiles = ((g.grid[1] + m - 1) / m) * ((g.grid[2] + m - 1) / m);
+  const int64_t TB = tileChunk(tiles, T2, Cp, MB * 16);
+  float* V = tlsV.get(size_t(T2 * Cp * TB));
+  float* O = tlsO.get(size_t(T2 * MB * 16 * TB));
+  int64_t* taps = tlsTaps.get(size_t(Cp + kCvecTapsPad));
+  for (int64_t t0 = 0; t0 < tiles; t0 += TB) {
+    const int64_t tb = std::min(TB, tiles - t0);
+    const int64_t vStride = Cp * tb, oStride = MB * 16 * tb;  // one V_xi, one O_xi
+    for (int64_t k = 0; k < Cp; ++k) taps[k] = (k >> 4) * tb * 16 + (k & 15);
+    std::fill(taps + Cp, taps + Cp + kCvecTapsPad, 0);
+    pool.parallelFor(tb * CB, [&](int64_t a0, int64_t a1) {
+      inputTransformB<m>(g, xn, inBlocked, a0, a1, t0, tb, vStride, V);
+    }, std::max<int64_t>(1, 64 / T2));
+    pool.parallelFor(T2 * panels, [&](int64_t u0, int64_t u1) {
+      for (int64_t u = u0; u < u1; ++u) {
+        const int64_t xi = u / panels, pi = u % panels;
+        cvecGemmBlocked(V + xi * vStride, tb, Cp, taps, U[xi].data.get(), M, O + xi * oStride, pi, pi + 1);
       }
-      const __m512 bv = bias ? _mm512_maskz_loadu_ps(lm, bias + m0) : _mm512_setzero_ps();
-      __m512 r00 = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(s0[0], s0[1]), s0[2]), bv);
-      __m512 r01 = _mm512_add_ps(_mm512_sub_ps(_mm512_sub_ps(s0[1], s0[2]), s0[3]), bv);
-      __m512 r10 = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(s1[0], s1[1]), s1[2]), bv);
-      __m512 r11 = _mm512_add_ps(_mm512_sub_ps(_mm512_sub_ps(s1[1], s1[2]), s1[3]), bv);
-      if (clamp) {
-        r00 = _mm512_min_ps(_mm512_max_ps(r00, vlo), vhi);
-        r01 = _mm512_min_ps(_mm512_max_ps(r01, vlo), vhi);
-        r10 = _mm512_min_ps(_mm512_max_ps(r10, vlo), vhi);
-        r11 = _mm512_min_ps(_mm512_max_ps(r11, vlo), vhi);
-      }
-      float* y00 = y + m0 * P + oy * OW + ox;
-      _mm512_mask_i32scatter_ps(y00, lm, planes, r00, 4);
-      if (fullX) _mm512_mask_i32scatter_ps(y00, lm, right, r01, 4);
-      if (fullY) {
-        _mm512_mask_i32scatter_ps(y00, lm, down, r10, 4);
-        if (fullX) _mm512_mask_i32scatter_ps(y00, lm, downRight, r11, 4);
-      }
-    }
+    });
+    pool.parallelFor(tb * MB, [&](int64_t a0, int64_t a1) {
+      outputTransformB<m>(g, O, oStride, a0, a1, t0, tb, b, zn, cs.clamp, cs.lo, cs.hi, outBlocked, yn);
+    }, std::max<int64_t>(1, 64 / T2));
   }
 }
 #endif
 
-}  // namespace
-
-void convWinograd(ThreadPool& pool, const ConvGeom& g, const float* x, const std::vector<PackedB>& U, const float* b,
-                  const float* z, float* y, const Activation& act) {
+template <int m>
+void run(ThreadPool& pool, const ConvGeom& g, const float* x, const std::vector<PackedB>& U, const float* b,
+         const float* z, float* y, const Activation& act, bool inBlocked, bool outBlocked) {
   const int64_t C = g.C, M = g.M, P = g.gridSize;
-  const int64_t tiles = ((g.grid[1] + 1) / 2) * ((g.grid[2] + 1) / 2);
-  const int64_t TB = tileChunk(tiles, C, M), mr = gemm::isa().mr;
-  const int64_t xiStride = C * ((TB + mr - 1) / mr * mr);  // one packed V_xi
-  float* V = tlsV.get(size_t(kTiles * xiStride));
-  float* O = tlsO.get(size_t(kTiles * TB * M));
-  // Relu / Clip with no residual: clamped in the output transform (no pass over Y after).
+  // Relu / Clip in the output transform, after the residual; any other
+  // activation in a pass over Y after.
   const ClampSplit cs = splitClamp(act);
-  const bool clampInTransform = !z && cs.clamp;
-  const float lo = cs.lo, hi = cs.hi;
+  bool vec = false;
+#if defined(__x86_64__) || defined(__i386__)
+  vec = vectorPath() && g.imgSize * 16 < (int64_t{1} << 31) && P * 16 < (int64_t{1} << 31);  // int32 gather offsets
+#endif
+  if ((inBlocked || outBlocked) && !vec)
+    throw Error(ErrorCode::kInternal, "convWinograd: the blocked layout needs the AVX-512 path");
   for (int64_t n = 0; n < g.N; ++n) {
     const float* xn = x + n * C * g.imgSize;
     float* yn = y + n * M * P;
-    for (int64_t t0 = 0; t0 < tiles; t0 += TB) {
-      const int64_t tb = std::min(TB, tiles - t0);
-      pool.parallelFor(C, [&](int64_t c0, int64_t c1) {
+    const float* zn = z ? z + n * M * P : nullptr;
 #if defined(__x86_64__) || defined(__i386__)
-        if (mr == 12 && gemm::cpuHasAvx512() && g.imgSize < (int64_t{1} << 30)) {  // int32 gather offsets
-          inputTransform512(g, xn, c0, c1, t0, tb, xiStride, V);
-          return;
-        }
+    if (vec) runVector<m>(pool, g, xn, U, b, zn, yn, cs, inBlocked, outBlocked);
+    else
 #endif
-        inputTransform(g, xn, c0, c1, t0, tb, xiStride, V);
-      }, std::max<int64_t>(1, 2048 / tb));
-      pool.parallelFor(kTiles, [&](int64_t x0, int64_t x1) {
-        for (int64_t xi = x0; xi < x1; ++xi)
-          gemm::gemmPackedAB(gemm::packedAView(tb, C, V + xi * xiStride), U[xi], 1.f, 0.f, O + xi * TB * M, M,
-                             GemmEpilogue{}, nullptr);
-      });
-      pool.parallelFor(tb, [&](int64_t ta, int64_t te) {
-#if defined(__x86_64__) || defined(__i386__)
-        if (gemm::cpuHasAvx512() && M * P < (int64_t{1} << 31)) {
-          outputTransform512(g, O, TB * M, t0, ta, te, b, clampInTransform, lo, hi, yn);
-          return;
-        }
-#endif
-        outputTransform(g, O, TB * M, t0, ta, te, b, clampInTransform, lo, hi, yn);
-      }, std::max<int64_t>(1, 1024 / M));
-    }
-    if (z || (act.act != GemmActivation::kNone && !clampInTransform)) {
+      runPortable<m>(pool, g, xn, U, b, zn, yn, cs);
+    if (cs.rest != GemmActivation::kNone) {
+      // Element-wise: Y's layout does not matter.
       GemmEpilogue ep;
-      ep.act = act.act;
+      ep.act = cs.rest;
       ep.p0 = act.p0;
       ep.p1 = act.p1;
-      if (z) {
-        ep.residual = z + n * M * P;
-        ep.ldr = P;
-      }
       pool.parallelFor(M, [&](int64_t m0, int64_t m1) {
         applyGemmEpilogue(ep, yn + m0 * P, P, m1 - m0, P, m0, 0);
       }, std::max<int64_t>(1, 4096 / P));
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+bool winograd3x3(const ConvGeom& g) {
+  return g.G == 1 && g.k[0] == 1 && g.grid[0] == 1 && g.k[1] == 3 && g.k[2] == 3 && g.s[1] == 1 && g.s[2] == 1 &&
+         g.dil[1] == 1 && g.dil[2] == 1;
+}
+
+int64_t tilesOf(const ConvGeom& g, int64_t m) { return ((g.grid[1] + m - 1) / m) * ((g.grid[2] + m - 1) / m); }
+
+}  // namespace
+
+int winogradOutputTile(const ConvGeom& g) {
+  // F(4x4) on the AVX-512 path where it has 16 tiles or more and either 49
+  // or more, or transformed weights (36 C M floats) under 4 MiB: the GEMMs
+  // read each weight once per tile, so over few tiles weights that miss L2
+  // make them memory-bound. Kernel bench, 2 threads, X and Y blocked, input
+  // written by both threads, medians of 100: 3x3 64 @56 0.35-0.42 ms (the
+  // channel-vector kernel 0.89-0.97); 128 @28 0.27-0.33 (F(2x2) 0.46-0.58);
+  // 256 @14 0.48-0.54 against F(2x2)'s 0.50-0.53, so F(2x2) keeps it (4.2
+  // MiB of weights, not 9.4); 512 @7 (4 tiles, 37 MiB) no faster than the
+  // channel-vector kernel. SqueezeNet's expand3x3 against the channel-vector
+  // kernel: 16->64 @55 0.16-0.22 vs 0.30-0.31, 48->192 @13 0.08-0.10 vs
+  // 0.15, 64->256 @13 0.15-0.16 vs 0.21-0.25.
+  if (!vectorPath() || g.C < 16 || tilesOf(g, 4) < 16) return 2;
+  if (tilesOf(g, 4) >= 49 || 36 * g.C * g.M * int64_t(sizeof(float)) <= (int64_t{4} << 20)) return 4;
+  return 2;
+}
+
+bool winogradSuits(const ConvGeom& g) {
+  // 2-d 3x3, stride 1, no dilation, one group, 64+ outputs; F(4x4) as
+  // winogradOutputTile says; F(2x2) with 128+ input channels and 36+ tiles
+  // (outputs of 12x12 and up). F(2x2) against the shifted-input GEMM (2
+  // threads, one run): 128 ch @28 0.97-1.09 vs 1.32-1.47 ms, 256 ch @14
+  // 1.08-1.24 vs 1.14-1.43; even at 64 ch @56, and 1.7x slower at 16 ch.
+  if (!winograd3x3(g) || g.M < 64) return false;
+  if (winogradOutputTile(g) == 4) return true;
+  return g.C >= 128 && tilesOf(g, 2) >= 36;
+}
+
+bool winogradBlockedSuits(const ConvGeom& g, bool in, bool out) {
+  if (!vectorPath()) return false;
+  if (in && g.C % 16 != 0) return false;
+  if (out && g.M % 16 != 0) return false;
+  return in || out;
+}
+
+std::vector<PackedB> packWinogradWeights(const ConvGeom& g, const float* w) {
+  return winogradOutputTile(g) == 4 ? packWeights<4>(g, w) : packWeights<2>(g, w);
+}
+
+void convWinograd(ThreadPool& pool, const ConvGeom& g, const float* x, const std::vector<PackedB>& U, const float* b,
+                  const float* z, float* y, const Activation& act, bool inBlocked, bool outBlocked) {
+  // The packed weights say which transform they were made for.
+  if (U.size() == 36) run<4>(pool, g, x, U, b, z, y, act, inBlocked, outBlocked);
+  else if (U.size() == 16) run<2>(pool, g, x, U, b, z, y, act, inBlocked, outBlocked);
+  else throw Error(ErrorCode::kInternal, "convWinograd: weights packed for neither F(2x2, 3x3) nor F(4x4, 3x3)");
 }
 
 }  // namespace oinfer::conv
