@@ -94,10 +94,11 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
 // B packed as packCvecWeights packs a 1x1 conv's (K x 32 panels, zero past
 // N); taps[k] = (k / 16) * rows * 16 + k % 16 for k < K, then
 // kCvecTapsPad zeros (read by the prefetch). Panels [p0, p1) of O; no
-// bias, no activation. AVX-512 (cvecSuits' ISA).
+// bias, no activation. `next` (or null): the K x 32 panel the caller runs
+// next, prefetched into L2 meanwhile. AVX-512 (cvecSuits' ISA).
 constexpr int64_t kCvecTapsPad = 32;
 void cvecGemmBlocked(const float* A, int64_t rows, int64_t K, const int64_t* taps, const float* B, int64_t N,
-                     float* O, int64_t p0, int64_t p1);
+                     float* O, int64_t p0, int64_t p1, const float* next = nullptr);
 
 // Output pixels in the vector lanes over few input channels (conv_pixvec.cpp,
 // AVX-512): the image stems (<= 4 input channels, one group, stride 1 or 2

@@ -397,8 +397,9 @@ void runVector(ThreadPool& pool, const ConvGeom& g, const float* xn, const std::
     }, std::max<int64_t>(1, 64 / T2));
     pool.parallelFor(T2 * panels, [&](int64_t u0, int64_t u1) {
       for (int64_t u = u0; u < u1; ++u) {
-        const int64_t xi = u / panels, pi = u % panels;
-        cvecGemmBlocked(V + xi * vStride, tb, Cp, taps, U[xi].data.get(), M, O + xi * oStride, pi, pi + 1);
+        const int64_t xi = u / panels, pi = u % panels, n = u + 1;
+        const float* next = n < T2 * panels ? U[n / panels].data.get() + (n % panels) * Cp * 32 : nullptr;
+        cvecGemmBlocked(V + xi * vStride, tb, Cp, taps, U[xi].data.get(), M, O + xi * oStride, pi, pi + 1, next);
       }
     });
     pool.parallelFor(tb * MB, [&](int64_t a0, int64_t a1) {
