@@ -551,6 +551,61 @@ TEST(ConvStrategy, ChannelVecBlocked) {
   EXPECT_EQ(runs, 33);
 }
 
+// The depthwise kernel on the blocked layout (X, Y and the residual
+// NCHW16c), called directly: 3x3 and 5x5 (weights in registers) and 7x7
+// (the run-time window), strides 1 and 2, dilation, asymmetric and no
+// padding, odd sizes, batch 2, rows in several bands (a 130-wide plane),
+// row tails of 1-7 pixels, and the epilogue's bias, residual and
+// activations.
+TEST(ConvStrategy, DepthwiseBlocked) {
+  if (std::string(sgemmIsa()) != "avx512") GTEST_SKIP() << "the blocked layout needs AVX-512";
+  auto dw = [](int64_t C, int64_t stride, int64_t pad) {
+    P2 p;
+    p.group = C;
+    p.stride = stride;
+    p.pad = pad;
+    return p;
+  };
+  P2 dil = dw(16, 1, 2);
+  dil.dil = 2;
+  P2 asym = dw(32, 1, 0);
+  asym.pads = {0, 1, 2, 1};
+  const Case cases[] = {
+      {{1, 32, 14, 14}, {32, 1, 3, 3}, dw(32, 1, 1)},
+      {{2, 16, 13, 17}, {16, 1, 3, 3}, dw(16, 2, 1)},   // stride 2, odd sizes, two images
+      {{1, 48, 14, 14}, {48, 1, 5, 5}, dw(48, 1, 2)},   // EfficientNet's 5x5 @14
+      {{1, 16, 15, 15}, {16, 1, 5, 5}, dw(16, 2, 2)},
+      {{1, 16, 9, 10}, {16, 1, 7, 7}, dw(16, 1, 3)},    // the run-time window
+      {{1, 16, 12, 12}, {16, 1, 3, 3}, dil},            // dilation 2
+      {{1, 32, 11, 9}, {32, 1, 3, 3}, asym},
+      {{1, 16, 9, 9}, {16, 1, 3, 3}, dw(16, 1, 0)},     // no padding: 7x7
+      {{1, 16, 40, 130}, {16, 1, 3, 3}, dw(16, 1, 1)},  // 132-pixel padded rows: bands of a few rows
+  };
+  ThreadPool pool(2);
+  for (const Case& c : cases) {
+    const conv::ConvGeom g = geomOf(c.xs, c.ws, c.p);
+    ASSERT_TRUE(conv::depthwiseBlockedSuits(g, GemmActivation::kSiLU)) << shapeToString(c.xs);
+    Tensor x = rnd(c.xs, 41), w = rnd(c.ws, 42), b = rnd({c.ws[0]}, 43);
+    const Tensor plain = direct(x, w, &b, c.p);
+    const Tensor z = rnd(plain.shape(), 44);
+    const std::shared_ptr<float[]> packed = conv::packDepthwiseBlocked(g, w.data<float>());
+    const std::vector<float> xb = toBlocked(x.data<float>(), g.N, g.C, g.imgSize);
+    const std::string label = shapeToString(c.xs) + " * " + shapeToString(c.ws);
+    ASSERT_NO_FATAL_FAILURE(expectEpilogues(plain, z, label, [&](const float* zp, const conv::Activation& a, float* y) {
+      const std::vector<float> zb = zp ? toBlocked(zp, g.N, g.M, g.gridSize) : std::vector<float>();
+      std::vector<float> yb(plain.numel());
+      conv::depthwiseBlocked(pool, g, xb.data(), packed.get(), b.data<float>(), zp ? zb.data() : nullptr, yb.data(), a);
+      fromBlocked(yb.data(), g.N, g.M, g.gridSize, y);
+    }));
+  }
+  EXPECT_FALSE(conv::depthwiseBlockedSuits(geomOf({1, 24, 8, 8}, {24, 1, 3, 3}, dw(24, 1, 1)), GemmActivation::kNone))
+      << "24 channels";
+  EXPECT_FALSE(conv::depthwiseBlockedSuits(geomOf({1, 16, 8, 8}, {16, 1, 3, 3}, dw(16, 1, 1)), GemmActivation::kGelu))
+      << "Gelu";
+  EXPECT_FALSE(conv::depthwiseBlockedSuits(geomOf({1, 32, 8, 8}, {32, 2, 3, 3}, dw(16, 1, 1)), GemmActivation::kNone))
+      << "two channels per group";
+}
+
 // What the kernel refuses in the blocked layout, with the reason.
 TEST(ConvStrategy, ChannelVecBlockedRefused) {
   if (std::string(sgemmIsa()) != "avx512") GTEST_SKIP() << "the channel-vector kernel needs AVX-512";

@@ -216,6 +216,46 @@ TEST(BlockedLayout, WinogradReadsAndWritesIt) {
   expectBlockedRun(g, {1, 16, 28, 28}, {"a", "b", "r", "e", "p"}, 13, "winograd");
 }
 
+TEST(BlockedLayout, DepthwiseAndChannelScaleTakeIt) {
+  // An inverted-residual block with squeeze-and-excitation (EfficientNet's):
+  // x -> 1x1 16->32 -> e -> depthwise 5x5 stride 2 -> d -> GlobalAveragePool
+  // -> 1x1 32->8 -> 1x1 8->32 -> Sigmoid -> s; d * s -> m -> 1x1 32->32 -> r
+  // -> depthwise 3x3 + r (a fused residual) -> q -> 1x1 32->16 -> y. The
+  // depthwise convs and the per-channel Mul keep e, d, m, r and q blocked;
+  // the scale s stays NCHW.
+  std::mt19937 rng(14);
+  Graph g;
+  conv(g, rng, "c1", "x", 16, 32, 1, "e");
+  auto depthwise = [&](const std::string& name, const std::string& in, int64_t k, int64_t stride,
+                       const std::string& out, const std::string& residual) {
+    Tensor w = rndT({32, 1, k, k}, rng);
+    for (int64_t i = 0; i < w.numel(); ++i) w.data<float>()[i] *= 1.f / float(k);
+    g.initializers[name + ".W"] = w;
+    g.initializers[name + ".B"] = rndT({32}, rng);
+    Node n = mk("Conv", name, {in, name + ".W", name + ".B"}, {name + ".c"});
+    n.attributes.push_back(passes::util::intAttr("group", 32));
+    n.attributes.push_back(passes::util::intsAttr("pads", {k / 2, k / 2, k / 2, k / 2}));
+    n.attributes.push_back(passes::util::intsAttr("strides", {stride, stride}));
+    g.nodes.push_back(n);
+    std::string pre = name + ".c";
+    if (!residual.empty()) {
+      g.nodes.push_back(mk("Add", name + ".add", {pre, residual}, {name + ".a"}));
+      pre = name + ".a";
+    }
+    g.nodes.push_back(mk("Relu", name + ".relu", {pre}, {out}));
+  };
+  depthwise("dw1", "e", 5, 2, "d", "");
+  g.nodes.push_back(mk("GlobalAveragePool", "gap", {"d"}, {"gp"}));
+  conv(g, rng, "fc1", "gp", 32, 8, 1, "f1");
+  conv(g, rng, "fc2", "f1", 8, 32, 1, "f2");
+  g.nodes.push_back(mk("Sigmoid", "sig", {"f2"}, {"s"}));
+  g.nodes.push_back(mk("Mul", "scale", {"d", "s"}, {"m"}));
+  conv(g, rng, "c3", "m", 32, 32, 1, "r");
+  depthwise("dw2", "r", 3, 1, "q", "r");
+  conv(g, rng, "c4", "q", 32, 16, 1, "y");
+  expectBlockedRun(g, {1, 16, 15, 15}, {"e", "d", "m", "r", "q"}, 15, "depthwise");
+}
+
 TEST(BlockedLayout, FewOutputsKeepTheirInputNchw) {
   // x -> 3x3 16->32 -> a -> 5x5 32->3 -> y: the second conv's 3 outputs
   // would fill 3 of the channel-vector kernel's 32 lanes, so it does not
@@ -253,9 +293,43 @@ TEST(BlockedLayout, KernelRefusesLayoutItCannotTake) {
   } catch (const Error& e) {
     const std::string msg = e.what();
     EXPECT_NE(msg.find("grouped"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("planned in the blocked layout, but neither the channel-vector kernel nor Winograd applies"),
+    EXPECT_NE(msg.find("planned in the blocked layout, but neither the channel-vector kernel, Winograd nor the "
+                       "blocked depthwise kernel applies"),
               std::string::npos)
         << msg;
+  }
+}
+
+// Mul takes the layout only as a per-channel scale of a 4-d tensor; told
+// otherwise, it refuses at plan time with the reason.
+TEST(BlockedLayout, MulTakesItOnlyAsAChannelScale) {
+  ValueInfo xi{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 32, 9, 9}};
+  ValueInfo si{"s", ValueKind::kTensor, DataType::kFloat, true, {1, 32, 1, 1}};
+  ValueInfo full{"t", ValueKind::kTensor, DataType::kFloat, true, {1, 32, 9, 9}};
+  ValueInfo yi{"y", ValueKind::kTensor, DataType::kFloat, true, {1, 32, 9, 9}};
+  const OpDef* def = Registry::global().find("", "Mul", 14);
+  ASSERT_NE(def, nullptr);
+  ASSERT_TRUE(def->blocked);
+  {
+    Node n = mk("Mul", "scale", {"s", "x"}, {"y"});
+    KernelInit init{n, 14, {&si, &xi}, {nullptr, nullptr}, {&yi}};
+    const BlockedSupport sup = def->blocked(init);
+    EXPECT_EQ(sup.write, 1u);
+    EXPECT_EQ(sup.tied, 2u) << "the scaled tensor is input 1";
+  }
+  Node n = mk("Mul", "product", {"x", "t"}, {"y"});
+  KernelInit init{n, 14, {&xi, &full}, {nullptr, nullptr}, {&yi}};
+  const BlockedSupport sup = def->blocked(init);
+  EXPECT_EQ(sup.write, 0u) << "an element-wise product of two planes";
+  init.blockedIn = {1, 0};
+  init.blockedOut = {1};
+  try {
+    def->cpu(init);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("product"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("not a per-channel scale of a 4-d tensor"), std::string::npos) << msg;
   }
 }
 

@@ -221,12 +221,21 @@ BlockedSupport convBlocked(const KernelInit& init) {
   const Node& node = init.node;
   const ValueInfo* xi = init.inputs.empty() ? nullptr : init.inputs[0];
   const Tensor* w = init.constInput(1);
-  if (!blockedCandidate(xi) || !w || w->dtype() != DataType::kFloat || w->rank() != 4 || node.attrInt("group", 1) != 1)
-    return s;
+  if (!blockedCandidate(xi) || !w || w->dtype() != DataType::kFloat || w->rank() != 4) return s;
   if (init.hasInput(2) && init.inputs[2]->dtype != DataType::kFloat) return s;
   const bool fused = node.opType == "FusedConv";
   const GemmActivation act = fused ? conv::parseActivation(node).act : GemmActivation::kNone;
-  const ConvGeom g = convGeom(node, shape::parseWindowAttrs(node, 2, false), 1, toStatic(xi->shape), w->shape());
+  const int64_t group = node.attrInt("group", 1);
+  if (group < 1 || xi->shape[1].value != w->dim(1) * group || w->dim(0) % group != 0) return s;
+  const ConvGeom g = convGeom(node, shape::parseWindowAttrs(node, 2, false), group, toStatic(xi->shape), w->shape());
+  if (group != 1) {
+    // The depthwise kernel's blocked form: X and Y (and Z) blocked together.
+    if (chooseStrategy(g) == Strategy::kDepthwise && conv::depthwiseBlockedSuits(g, act)) {
+      s.write = 1u;
+      s.tied = 1u | (fused && init.hasInput(3) ? 1u << 3 : 0u);
+    }
+    return s;
+  }
   const Strategy st = plannedStrategy(g, act, true);
   if (st == Strategy::kWinograd) {
     if (conv::winogradBlockedSuits(g, true, false)) s.read |= 1u;
@@ -292,10 +301,17 @@ class ConvKernel final : public Kernel {
         packed_ = conv::packConvWeights(wg, w_.data<float>());
       }
     }
-    if ((inBlocked_ || outBlocked_) &&
-        !(strategy_ == Strategy::kChannelVec && conv::cvecBlockedSuits(*geom_, inBlocked_, outBlocked_)) &&
-        !(strategy_ == Strategy::kWinograd && conv::winogradBlockedSuits(*geom_, inBlocked_, outBlocked_)))
-      init.fail("planned in the blocked layout, but neither the channel-vector kernel nor Winograd applies");
+    if (inBlocked_ || outBlocked_) {
+      if (geom_ && strategy_ == Strategy::kDepthwise && inBlocked_ && outBlocked_ && w_.defined() &&
+          w_.shape() == wShape_ && conv::depthwiseBlockedSuits(*geom_, act_.act))
+        dwBlocked_ = conv::packDepthwiseBlocked(*geom_, w_.data<float>());
+      else if (!(geom_ && strategy_ == Strategy::kChannelVec &&
+                 conv::cvecBlockedSuits(*geom_, inBlocked_, outBlocked_)) &&
+               !(geom_ && strategy_ == Strategy::kWinograd &&
+                 conv::winogradBlockedSuits(*geom_, inBlocked_, outBlocked_)))
+        init.fail("planned in the blocked layout, but neither the channel-vector kernel, Winograd nor the blocked "
+                  "depthwise kernel applies");
+    }
   }
 
   void run(KernelContext& ctx) override {
@@ -344,6 +360,11 @@ class ConvKernel final : public Kernel {
                        z ? z->data<float>() : nullptr, y.data<float>(), act_, inBlocked_, outBlocked_);
         return;
       }
+      if (st == Strategy::kDepthwise && dwBlocked_) {
+        conv::depthwiseBlocked(ctx.pool(), g, x.data<float>(), dwBlocked_.get(), b ? b->data<float>() : nullptr,
+                               z ? z->data<float>() : nullptr, y.data<float>(), act_);
+        return;
+      }
       const bool usePacked = w_.defined() && st != Strategy::kDepthwise;
       conv::convFloat(ctx.pool(), g, st, x.data<float>(), w.data<float>(), usePacked ? packed_ : noPacked_,
                       b ? b->data<float>() : nullptr, z ? z->data<float>() : nullptr, y.data<float>(), act_);
@@ -372,6 +393,7 @@ class ConvKernel final : public Kernel {
   // strategy_ == kWinograd: U = G w G^T per tile position; kChannelVec: the
   // weights in 32-channel panels (packCvecWeights).
   std::vector<PackedB> packedB_;
+  std::shared_ptr<float[]> dwBlocked_;  // depthwise on the blocked layout: packDepthwiseBlocked
 };
 
 // ai.oinfer FusedConvDepthwise (fuse_conv_depthwise pass): a 1x1 Conv (W, B,

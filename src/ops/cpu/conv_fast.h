@@ -148,6 +148,15 @@ bool depthwiseBlocksFit(const ConvGeom& g);
 void depthwiseBlocks512(const ConvGeom& g, const float* x, const float* w, const float* b, float* y, int64_t blk0,
                         int64_t blk1, bool clamp, float lo, float hi, GemmActivation act, float p0, float p1);
 
+// The depthwise Conv (one channel per group) on the blocked layout NCHW16c
+// (X, Y and a residual z; AVX-512, 16 | M, any window, stride and
+// dilation; not Gelu): each tap one aligned load and multiply-add on 16
+// channels. Weights packed by packDepthwiseBlocked ([block of 16][tap][16]).
+bool depthwiseBlockedSuits(const ConvGeom& g, GemmActivation act);
+std::shared_ptr<float[]> packDepthwiseBlocked(const ConvGeom& g, const float* w);
+void depthwiseBlocked(ThreadPool& pool, const ConvGeom& g, const float* x, const float* wt, const float* b,
+                      const float* z, float* y, const Activation& act);
+
 // A 1x1 expand Conv (ga: stride 1, unpadded, one group) and the depthwise
 // Conv reading its output (gb), in one pass (conv_expand_dw.cpp, AVX-512):
 // the expanded tensor only exists a band of rows at a time in per-thread

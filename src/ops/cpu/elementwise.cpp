@@ -175,6 +175,64 @@ KernelFactory factoryOf() {
   return [](const KernelInit& init) -> std::unique_ptr<Kernel> { return std::make_unique<K>(init); };
 }
 
+// Mul by a per-channel scale (squeeze-and-excitation's x * s, s [N or 1,
+// C, 1, 1] or [C, 1, 1]) on the blocked layout NCHW16c: x and the product
+// blocked together (a depthwise conv writes x and a channel-vector conv reads
+// the product, so the block stays blocked), s as it is; each pixel's 16
+// channels times one vector of s.
+bool channelScaleShapes(const ValueInfo* x, const ValueInfo* s, const ValueInfo* y) {
+  if (!blockedCandidate(x) || !s || !y || s->dtype != DataType::kFloat || !s->hasShape || !isStatic(s->shape) ||
+      !y->hasShape || y->shape.size() != 4 || toStatic(y->shape) != toStatic(x->shape))
+    return false;
+  const std::vector<int64_t> xs = toStatic(x->shape), ss = toStatic(s->shape);
+  if (ss.size() == 3) return ss[0] == xs[1] && ss[1] == 1 && ss[2] == 1;
+  return ss.size() == 4 && (ss[0] == 1 || ss[0] == xs[0]) && ss[1] == xs[1] && ss[2] == 1 && ss[3] == 1;
+}
+
+BlockedSupport mulBlocked(const KernelInit& init) {
+  BlockedSupport sup;
+  if (init.inputs.size() != 2 || init.outputs.empty()) return sup;
+  for (size_t big = 0; big < 2; ++big)
+    if (channelScaleShapes(init.inputs[big], init.inputs[1 - big], init.outputs[0])) {
+      sup.write = 1u;
+      sup.tied = 1u << big;
+      return sup;
+    }
+  return sup;
+}
+
+KernelFactory mulFactory() {
+  const KernelFactory plain = binaryFactory<MulOp, NumericTypes>();
+  return [plain](const KernelInit& init) -> std::unique_ptr<Kernel> {
+    if (!init.outBlocked(0)) return plain(init);
+    const size_t big = init.inBlocked(1) ? 1 : 0;
+    if (!init.inBlocked(big) || !channelScaleShapes(init.inputs[big], init.inputs[1 - big], init.outputs[0]))
+      init.fail("planned in the blocked layout, but it is not a per-channel scale of a 4-d tensor");
+    const std::vector<int64_t> xs = toStatic(init.inputs[big]->shape);
+    const bool perImage = init.inputs[1 - big]->shape.size() == 4 && xs[0] > 1 &&
+                          init.inputs[1 - big]->shape[0].value == xs[0];
+    return makeKernel([big, xs, perImage](KernelContext& ctx) {
+      const Tensor& x = ctx.input(big);
+      const Tensor& sc = ctx.input(1 - big);
+      if (x.shape() != xs) ctx.fail("input " + std::to_string(big) + " has shape " + shapeToString(x.shape()) +
+                                    ", planned as " + shapeToString(xs));
+      const int64_t N = xs[0], C = xs[1], P = xs[2] * xs[3], CB = C / 16;
+      const float* xp = x.data<float>();
+      const float* sp = sc.data<float>();
+      float* yp = ctx.output(0).data<float>();
+      ctx.pool().parallelFor(N * CB, [&](int64_t b0, int64_t b1) {
+        for (int64_t b = b0; b < b1; ++b) {
+          const float* s16 = sp + (perImage ? b / CB * C : 0) + b % CB * 16;
+          const float* xb = xp + b * P * 16;
+          float* yb = yp + b * P * 16;
+          for (int64_t p = 0; p < P; ++p)
+            for (int c = 0; c < 16; ++c) yb[p * 16 + c] = xb[p * 16 + c] * s16[c];
+        }
+      }, std::max<int64_t>(1, 4096 / std::max<int64_t>(1, P)));
+    });
+  };
+}
+
 }  // namespace
 }  // namespace cpu
 
@@ -184,7 +242,7 @@ void register_elementwise(Registry& r) {
   const std::initializer_list<int> arith = {1, 6, 7, 13, 14};
   addVersions(r, "Add", arith, shape::inferArithmetic, binaryFactory<AddOp, NumericTypes>(), numeric);
   addVersions(r, "Sub", arith, shape::inferArithmetic, binaryFactory<SubOp, NumericTypes>(), numeric);
-  addVersions(r, "Mul", arith, shape::inferArithmetic, binaryFactory<MulOp, NumericTypes>(), numeric);
+  addVersions(r, "Mul", arith, shape::inferArithmetic, mulFactory(), numeric, -1, mulBlocked);
   addVersions(r, "Div", arith, shape::inferArithmetic, binaryFactory<DivOp, NumericTypes>(), numeric);
   addVersions(r, "Pow", {1, 7, 12, 13, 15}, shape::inferBinaryMixed, factoryOf<PowKernel>(),
               {DataType::kFloat, DataType::kDouble, DataType::kFloat16, DataType::kBFloat16, DataType::kInt32,

@@ -53,11 +53,30 @@ void globalPoolBlocked(ThreadPool& pool, int64_t blocks, int64_t size, const flo
   pool.parallelFor(blocks, [&](int64_t begin, int64_t end) {
     for (int64_t b = begin; b < end; ++b) {
       const float* xb = x + b * size * 16;
-      float r[16];
-      for (int j = 0; j < 16; ++j) r[j] = kind == Global::kMax ? xb[j] : 0.f;
-      for (int64_t i = 0; i < size; ++i)
-        for (int j = 0; j < 16; ++j) r[j] = kind == Global::kMax ? std::max(r[j], xb[i * 16 + j]) : r[j] + xb[i * 16 + j];
-      for (int j = 0; j < 16; ++j) y[b * 16 + j] = kind == Global::kMax ? r[j] : r[j] / static_cast<float>(size);
+      // Four partial results per lane: four independent chains of adds
+      // (one made a 196-pixel block wait on the add latency, 2-3x the
+      // NCHW pool's time).
+      float r[4][16];
+      for (int k = 0; k < 4; ++k)
+        for (int j = 0; j < 16; ++j) r[k][j] = kind == Global::kMax ? xb[j] : 0.f;
+      int64_t i = 0;
+      if (kind == Global::kMax) {
+        for (; i + 4 <= size; i += 4)
+          for (int k = 0; k < 4; ++k)
+            for (int j = 0; j < 16; ++j) r[k][j] = std::max(r[k][j], xb[(i + k) * 16 + j]);
+        for (; i < size; ++i)
+          for (int j = 0; j < 16; ++j) r[0][j] = std::max(r[0][j], xb[i * 16 + j]);
+        for (int j = 0; j < 16; ++j)
+          y[b * 16 + j] = std::max(std::max(r[0][j], r[1][j]), std::max(r[2][j], r[3][j]));
+      } else {
+        for (; i + 4 <= size; i += 4)
+          for (int k = 0; k < 4; ++k)
+            for (int j = 0; j < 16; ++j) r[k][j] += xb[(i + k) * 16 + j];
+        for (; i < size; ++i)
+          for (int j = 0; j < 16; ++j) r[0][j] += xb[i * 16 + j];
+        for (int j = 0; j < 16; ++j)
+          y[b * 16 + j] = ((r[0][j] + r[1][j]) + (r[2][j] + r[3][j])) / static_cast<float>(size);
+      }
     }
   }, std::max<int64_t>(1, 1024 / std::max<int64_t>(1, size)));
 }
