@@ -372,6 +372,52 @@ TEST(TransformerPasses, AttentionWithScaledOperands) {
   EXPECT_NEAR(g.nodes[0].attrFloat("scale", 0.f), 0.7071f * 0.7071f, 1e-6f);
 }
 
+// torch's scaled_dot_product_attention export computes the operands' scale
+// from Q's shape at run time: sqrt(1 / sqrt(float(shape(q)[-1]))). Constant
+// folding turns the chain into an initializer first, so both Muls are
+// absorbed; with a symbolic head size it stays (and so do the Muls).
+Builder shapeScaledAttention(bool symbolicHead) {
+  Builder b(13);
+  b.input("q", {1, 2, 5, 4}, -2.f, 2.f);
+  b.input("kt", {1, 2, 4, 6}, -2.f, 2.f);
+  b.input("v", {1, 2, 6, 3});
+  if (symbolicHead) b.g.inputs[0].shape[3] = Dim::sym("d");
+  b.init("last", Tensor::fromVector<int64_t>({}, {-1}));
+  b.init("one", scalar(1.f));
+  b.node("Shape", {"q"}, {"qshape"});
+  intAttr(b.node("Gather", {"qshape", "last"}, {"d"}), "axis", 0);
+  intAttr(b.node("Cast", {"d"}, {"df"}), "to", int64_t(DataType::kFloat));
+  b.node("Sqrt", {"df"}, {"sd"});
+  b.node("Div", {"one", "sd"}, {"inv"});
+  b.node("Sqrt", {"inv"}, {"s"});
+  b.node("Mul", {"q", "s"}, {"qs"});
+  b.node("Mul", {"kt", "s"}, {"ks"});
+  b.node("MatMul", {"qs", "ks"}, {"sc"});
+  intAttr(b.node("Softmax", {"sc"}, {"p"}), "axis", 3);
+  b.node("MatMul", {"p", "v"}, {"y"});
+  b.output("y");
+  return b;
+}
+
+TEST(TransformerPasses, AttentionScaleComputedFromShapesIsFolded) {
+  Graph g = expectSameOutputs(shapeScaledAttention(false));
+  ASSERT_EQ(g.nodes.size(), 1u) << "the shape chain folded, both Muls absorbed";
+  EXPECT_EQ(g.nodes[0].opType, "FusedAttention");
+  EXPECT_NEAR(g.nodes[0].attrFloat("scale", 0.f), 0.5f, 1e-6f);
+}
+
+TEST(TransformerPasses, FoldConstantsLeavesWhatDependsOnSymbolicDims) {
+  Builder b = shapeScaledAttention(true);
+  EXPECT_EQ(passes::foldConstants(b.g), 0);
+  EXPECT_EQ(count(b.g, "Shape"), 1);
+  EXPECT_EQ(count(b.g, "Mul"), 2);
+  Builder s = shapeScaledAttention(false);
+  EXPECT_EQ(passes::foldConstants(s.g), 6) << "Shape, Gather, Cast, Sqrt, Div, Sqrt";
+  EXPECT_EQ(count(s.g, "Shape"), 0);
+  ASSERT_TRUE(s.g.initializers.count("s"));
+  EXPECT_NEAR(s.g.initializers.at("s").data<float>()[0], 0.70710678f, 1e-6f);
+}
+
 TEST(TransformerPasses, LevelZeroKeepsEveryNode) {
   Builder b = attentionGraph(true, true, false);
   passes::optimize(b.g, 0);

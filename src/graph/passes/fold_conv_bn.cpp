@@ -113,6 +113,7 @@ int foldConvBatchNorm(Graph& g) {
 
 void optimize(Graph& g, int level) {
   if (level <= 0) return;
+  foldConstants(g);
   foldConvBatchNorm(g);
   fuseConvActivation(g);
   fuseConvMaxPool(g);

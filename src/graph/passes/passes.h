@@ -7,6 +7,12 @@
 
 namespace oinfer::passes {
 
+// Replaces each node whose outputs shape inference can compute (at most 4096
+// elements in all, not a graph output, no subgraph) by initializers, and
+// drops the Constant nodes only those read (fold_constants.cpp), so the
+// fusions see constants. Returns the number of nodes folded.
+int foldConstants(Graph& g);
+
 // Folds an inference-mode BatchNormalization into the Conv that feeds it, when
 // the Conv's weights (and bias) and the BN parameters are float32 initializers
 // and the Conv output has no other reader:

@@ -1,0 +1,83 @@
+// Constant folding: a node whose outputs shape inference could compute
+// (from initializers, Constant nodes and static shapes: the Shape -> Gather
+// -> Cast -> Sqrt chains exporters emit for a reshape target or an
+// attention scale) becomes initializers, so the fusions after it see plain
+// constants (fuse_attention.cpp absorbs a scale Mul only when its factor is
+// one). The session's plan folds the same nodes anyway; here it happens
+// before the passes. Small results only (kMaxFoldedElements in all per
+// node): a large one would be a second copy of a weight.
+#include <set>
+
+#include "graph/passes/pass_util.h"
+#include "graph/passes/passes.h"
+#include "ops/evaluate.h"
+
+namespace oinfer::passes {
+
+namespace {
+constexpr int64_t kMaxFoldedElements = 4096;
+}  // namespace
+
+int foldConstants(Graph& g) {
+  if (!g.sorted) g.topologicalSort();
+  if (!g.unsupportedOps().empty()) return 0;
+  shape::InferState st;
+  shape::seedState(g, st);
+  shape::SymbolGenerator symbols;
+  try {
+    shape::inferNodes(g, st, makeInferHooks(g), symbols, /*fold=*/true);
+  } catch (const Error&) {
+    return 0;  // the session's own inference reports it
+  }
+  std::set<std::string> graphOutputs;
+  for (const auto& o : g.outputs) graphOutputs.insert(o.name);
+  std::vector<bool> drop(g.nodes.size(), false);
+  int folded = 0;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if ((n.opType == "Constant" && n.domain.empty()) || n.outputs.empty()) continue;
+    bool subgraph = false;
+    for (const auto& a : n.attributes) subgraph |= a.g != nullptr || !a.graphs.empty();
+    if (subgraph) continue;
+    bool known = true;
+    int64_t elements = 0;
+    for (const auto& o : n.outputs) {
+      if (o.empty()) continue;
+      auto it = st.values.find(o);
+      if (it == st.values.end() || graphOutputs.count(o) || !it->second.defined()) {
+        known = false;
+        break;
+      }
+      elements += it->second.numel();
+    }
+    if (!known || elements > kMaxFoldedElements) continue;
+    for (const auto& o : n.outputs)
+      if (!o.empty()) g.initializers[o] = st.values[o];
+    drop[i] = true;
+    ++folded;
+  }
+  if (!folded) return 0;
+  // Constant nodes only the folded nodes read.
+  std::set<std::string> read;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (drop[i]) continue;
+    const Node& n = g.nodes[i];
+    read.insert(n.inputs.begin(), n.inputs.end());
+    for (const auto& a : n.attributes) {
+      if (a.g) read.insert(a.g->outerScopeInputs.begin(), a.g->outerScopeInputs.end());
+      for (const auto& sg : a.graphs)
+        if (sg) read.insert(sg->outerScopeInputs.begin(), sg->outerScopeInputs.end());
+    }
+  }
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if (drop[i] || n.opType != "Constant" || !n.domain.empty()) continue;
+    bool used = false;
+    for (const auto& o : n.outputs) used |= read.count(o) > 0 || graphOutputs.count(o) > 0;
+    if (!used) drop[i] = true;
+  }
+  util::removeNodes(g, drop);
+  return folded;
+}
+
+}  // namespace oinfer::passes
