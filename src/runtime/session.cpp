@@ -227,7 +227,7 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
     // would pin each attention block to the host with copies around it.
     if (options.optimizationLevel >= 1) optimizeForDevice(g);
   } else {
-    passes::optimize(g, options.optimizationLevel);
+    passes::optimize(g, options.optimizationLevel, options.blockedLayout);
   }
   if (options.fp16 && !runtime::convertToFloat16(g))
     spdlog::warn("fp16: the graph has subgraphs; it runs in float32");

@@ -111,13 +111,13 @@ int foldConvBatchNorm(Graph& g) {
   return folded;
 }
 
-void optimize(Graph& g, int level) {
+void optimize(Graph& g, int level, bool blockedLayout) {
   if (level <= 0) return;
   foldConstants(g);
   foldConvBatchNorm(g);
   fuseConvActivation(g);
   fuseConvMaxPool(g);
-  fuseConvDepthwise(g);
+  fuseConvDepthwise(g, blockedLayout);
   optimizeTransformer(g);
 }
 

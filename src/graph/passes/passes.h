@@ -34,8 +34,11 @@ int fuseConvMaxPool(Graph& g);
 // 1x1 [Fused]Conv -> depthwise [Fused]Conv (MobileNet / EfficientNet block
 // heads, planes of 28 x 28 and up) -> one ai.oinfer FusedConvDepthwise
 // (fuse_conv_depthwise.cpp); run after fuseConvActivation, CPU sessions
-// only (the op has no CUDA kernel). Returns the number of fused pairs.
-int fuseConvDepthwise(Graph& g);
+// only (the op has no CUDA kernel). blockedLayout: the session keeps
+// eligible tensors in NCHW16c (SessionOptions::blockedLayout); then a pair
+// whose expanded tensor the layout takes (16k channels, AVX-512) is left
+// apart. Returns the number of fused pairs.
+int fuseConvDepthwise(Graph& g, bool blockedLayout = false);
 
 // Transformer passes (fuse_*.cpp, eliminate_transpose.cpp); each returns the
 // number of rewrites. Internal ops go to domain "ai.oinfer".
@@ -47,7 +50,8 @@ int fuseAttention(Graph& g);            // MatMul, scale, mask, Softmax, MatMul 
 // All of the above in order (shape inference first, re-sorted after).
 void optimizeTransformer(Graph& g);
 
-// Runs every pass of `level` (0: none; 1: all of the above).
-void optimize(Graph& g, int level);
+// Runs every pass of `level` (0: none; 1: all of the above);
+// blockedLayout as fuseConvDepthwise takes it.
+void optimize(Graph& g, int level, bool blockedLayout = false);
 
 }  // namespace oinfer::passes
