@@ -26,9 +26,11 @@ struct SessionOptions {
   bool profiling = false;          // collect per-node timings
   // CPU, optimizationLevel >= 1: intermediate 4-d float32 tensors with a
   // multiple of 16 channels are kept in the blocked layout NCHW16c between
-  // kernels that take it (the channel-vector Conv, MaxPool, the global
-  // average / max pools, in-place Concat); inputs and outputs stay NCHW.
-  // false: NCHW everywhere (results equal within float rounding).
+  // kernels that take it (the channel-vector Conv, Winograd, the depthwise
+  // Conv, Mul by a per-channel scale, MaxPool, the global average / max
+  // pools, in-place Concat); inputs and outputs stay NCHW. Where it takes a
+  // MobileNet block's expanded tensor, the expand and depthwise Convs are
+  // not fused. false: NCHW everywhere (results equal within float rounding).
   bool blockedLayout = true;
   Device device = Device::kCPU;
   // ---- device = kCUDA (ignored on the CPU) ----
