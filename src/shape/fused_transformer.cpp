@@ -67,6 +67,17 @@ void inferFusedAttention(InferContext& ctx) {
   const Shape& q = ctx.inputShape(0);
   const Shape& k = ctx.inputShape(1);
   const Shape& v = ctx.inputShape(2);
+  if (ctx.node().attrInt("seq_first", 0) != 0) {
+    // Q [S, B, Wq], K [T, B, Wk], V [T, B, Wv] holding num_heads heads of
+    // head_size at column offsets -> [S, B, H, head_size].
+    const int64_t H = ctx.node().attrInt("num_heads", 0), D = ctx.node().attrInt("head_size", 0);
+    if (H <= 0 || D <= 0 || q.size() != 3 || k.size() != 3 || v.size() != 3 || !compatible(q[1], k[1]) ||
+        !compatible(q[1], v[1]) || !compatible(k[0], v[0]))
+      ctx.fail("seq_first: Q " + shapeToString(q) + ", K " + shapeToString(k) + " and V " + shapeToString(v) +
+               " are not [S, B, W], [T, B, W], [T, B, W], or num_heads / head_size are not positive");
+    ctx.setOutput(0, t, Shape{q[0], q[1], Dim(H), Dim(D)});
+    return;
+  }
   if (ctx.node().attrInt("num_heads", 0) > 0) {
     // Q [B, S, H*D], K [B, T, H*D], V [B, T, H*E] -> [B, S, H*E].
     if (q.size() != 3 || k.size() != 3 || v.size() != 3 || !compatible(q[0], k[0]) || !compatible(q[0], v[0]) ||

@@ -546,6 +546,116 @@ TEST(TransformerPasses, AttentionReadsProjectionLayoutDirectly) {
   EXPECT_EQ(g.nodes[0].inputs[0], "q3");
 }
 
+namespace {
+
+// torch nn.MultiheadAttention's sequence-first export (ViT): x [S=5, N, 8]
+// (N symbolic; fed 2) -> one QKV projection [5, N, 24] -> Reshape [5, N, 3, 8]
+// -> Unsqueeze 0 -> Transpose [3,1,2,0,4] -> Squeeze 3 -> Gather 0/1/2 (or,
+// fusedQkv false, three projections), each -> Reshape [5, N*2, 4] ->
+// Transpose [1,0,2] -> Reshape [N, 2, 5, 4]; K -> Transpose [0,1,3,2];
+// scaled scores, Softmax, * V -> Transpose [2,0,1,3] -> Reshape [5, N, 8].
+// The head-split targets hold 0 / -1 (their outputs' middle dims are only
+// known as fresh symbols), the [N, 2, 5, 4] one is built from Shape(x) at run
+// time, as the export builds all of them.
+Builder seqFirstAttention(bool fusedQkv) {
+  Builder b(13);
+  b.input("x", {5, 2, 8}, -2.f, 2.f);
+  b.g.inputs[0].shape[1] = Dim::sym("N");
+  b.init("axis0", Tensor::fromVector<int64_t>({1}, {0}));
+  b.init("axis3", Tensor::fromVector<int64_t>({1}, {3}));
+  b.init("split3", Tensor::fromVector<int64_t>({4}, {0, 0, 3, 8}));
+  b.init("heads", Tensor::fromVector<int64_t>({3}, {5, -1, 4}));
+  b.init("one", Tensor::fromVector<int64_t>({}, {1}));
+  b.init("hsd", Tensor::fromVector<int64_t>({3}, {2, 5, 4}));
+  b.node("Shape", {"x"}, {"xs"});
+  intAttr(b.node("Gather", {"xs", "one"}, {"n"}), "axis", 0);
+  b.node("Unsqueeze", {"n", "axis0"}, {"n1"});
+  intAttr(b.node("Concat", {"n1", "hsd"}, {"batch"}), "axis", 0);
+  b.init("merge", Tensor::fromVector<int64_t>({3}, {5, -1, 8}));
+  b.init("c", scalar(2.f));
+  std::string src[3];
+  if (fusedQkv) {
+    b.weight("Wqkv", {8, 24});
+    b.node("MatMul", {"x", "Wqkv"}, {"qkv"});
+    b.node("Reshape", {"qkv", "split3"}, {"r"});
+    b.node("Unsqueeze", {"r", "axis0"}, {"u"});
+    ints(b.node("Transpose", {"u"}, {"t1"}), "perm", {3, 1, 2, 0, 4});
+    b.node("Squeeze", {"t1", "axis3"}, {"sq"});
+    for (int i = 0; i < 3; ++i) {
+      const std::string idx = "i" + std::to_string(i);
+      b.init(idx, Tensor::fromVector<int64_t>({}, {i}));
+      src[i] = "x3_" + std::to_string(i);
+      intAttr(b.node("Gather", {"sq", idx}, {src[i]}), "axis", 0);
+    }
+  } else {
+    for (int i = 0; i < 3; ++i) {
+      const std::string w = "W" + std::to_string(i);
+      b.weight(w, {8, 8});
+      src[i] = "x3_" + std::to_string(i);
+      b.node("MatMul", {"x", w}, {src[i]});
+    }
+  }
+  const char* names[3] = {"q", "k", "v"};
+  for (int i = 0; i < 3; ++i) {
+    const std::string n = names[i];
+    b.node("Reshape", {src[i], "heads"}, {n + "1"});
+    ints(b.node("Transpose", {n + "1"}, {n + "2"}), "perm", {1, 0, 2});
+    b.node("Reshape", {n + "2", "batch"}, {n + "3"});
+  }
+  ints(b.node("Transpose", {"k3"}, {"kt"}), "perm", {0, 1, 3, 2});
+  b.node("MatMul", {"q3", "kt"}, {"sc"});
+  b.node("Div", {"sc", "c"}, {"sd"});
+  intAttr(b.node("Softmax", {"sd"}, {"p"}), "axis", -1);
+  b.node("MatMul", {"p", "v3"}, {"ctx"});
+  ints(b.node("Transpose", {"ctx"}, {"ct"}), "perm", {2, 0, 1, 3});
+  b.node("Reshape", {"ct", "merge"}, {"y"});
+  b.output("y");
+  return b;
+}
+
+}  // namespace
+
+TEST(TransformerPasses, AttentionReadsSequenceFirstFusedQkvDirectly) {
+  Graph g = expectSameOutputs(seqFirstAttention(true));
+  EXPECT_EQ(count(g, "Transpose"), 0) << "QKV split, head split / merge and K's transpose all absorbed";
+  EXPECT_EQ(count(g, "Gather"), 0) << "the QKV split's, and the batch size's for the removed Reshape's target";
+  EXPECT_EQ(count(g, "Shape"), 0);
+  ASSERT_EQ(count(g, "FusedAttention"), 1);
+  for (const Node& n : g.nodes)
+    if (n.opType == "FusedAttention") {
+      EXPECT_EQ(n.attrInt("seq_first", 0), 1);
+      EXPECT_EQ(n.attrInt("num_heads", 0), 2);
+      EXPECT_EQ(n.attrInt("head_size", 0), 4);
+      EXPECT_EQ(n.attrInts("offsets"), (std::vector<int64_t>{0, 8, 16}));
+      EXPECT_EQ(n.inputs[0], n.inputs[1]);
+      EXPECT_EQ(n.inputs[0], n.inputs[2]);
+    }
+}
+
+TEST(TransformerPasses, AttentionReadsSequenceFirstProjectionsDirectly) {
+  Graph g = expectSameOutputs(seqFirstAttention(false));
+  EXPECT_EQ(count(g, "Transpose"), 0);
+  ASSERT_EQ(count(g, "FusedAttention"), 1);
+  for (const Node& n : g.nodes)
+    if (n.opType == "FusedAttention") {
+      EXPECT_EQ(n.attrInts("offsets"), (std::vector<int64_t>{0, 0, 0}));
+      EXPECT_NE(n.inputs[0], n.inputs[1]);
+    }
+}
+
+TEST(FusedTransformerOps, SequenceFirstAttentionRejectsNarrowInputs) {
+  OpTester t("FusedAttention", 1, "ai.oinfer");
+  t.input("q", Tensor(DataType::kFloat, {5, 2, 8}))
+      .input("k", Tensor(DataType::kFloat, {5, 2, 8}))
+      .input("v", Tensor(DataType::kFloat, {5, 2, 8}))
+      .output("y");
+  t.attr("num_heads", int64_t{2});
+  t.attr("seq_first", int64_t{1});
+  t.attr("head_size", int64_t{4});
+  t.attr("offsets", std::vector<int64_t>{0, 4, 0});  // K's heads would end at column 12 of 8
+  t.expectError("at column offsets 0, 4, 0");
+}
+
 TEST(TransformerPasses, GemmTransBWithRowBiasAndRelu) {
   // torch's nn.Linear on 2-d input: Gemm(x, W[N,K], b[1,N], transB=1) -> Relu.
   Builder b(13);

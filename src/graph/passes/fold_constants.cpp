@@ -5,7 +5,9 @@
 // constants (fuse_attention.cpp absorbs a scale Mul only when its factor is
 // one). The session's plan folds the same nodes anyway; here it happens
 // before the passes. Small results only (kMaxFoldedElements in all per
-// node): a large one would be a second copy of a weight.
+// node): a large one would be a second copy of a weight. Nodes left with no
+// reader (the Shape a folded chain started from) go too, so a value they
+// read counts one reader fewer for the fusions' single-reader checks.
 #include <set>
 
 #include "graph/passes/pass_util.h"
@@ -57,26 +59,8 @@ int foldConstants(Graph& g) {
     ++folded;
   }
   if (!folded) return 0;
-  // Constant nodes only the folded nodes read.
-  std::set<std::string> read;
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    if (drop[i]) continue;
-    const Node& n = g.nodes[i];
-    read.insert(n.inputs.begin(), n.inputs.end());
-    for (const auto& a : n.attributes) {
-      if (a.g) read.insert(a.g->outerScopeInputs.begin(), a.g->outerScopeInputs.end());
-      for (const auto& sg : a.graphs)
-        if (sg) read.insert(sg->outerScopeInputs.begin(), sg->outerScopeInputs.end());
-    }
-  }
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    const Node& n = g.nodes[i];
-    if (drop[i] || n.opType != "Constant" || !n.domain.empty()) continue;
-    bool used = false;
-    for (const auto& o : n.outputs) used |= read.count(o) > 0 || graphOutputs.count(o) > 0;
-    if (!used) drop[i] = true;
-  }
   util::removeNodes(g, drop);
+  util::removeDeadNodes(g);
   return folded;
 }
 

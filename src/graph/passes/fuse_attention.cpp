@@ -102,6 +102,153 @@ int absorbHeadTransposes(Graph& g) {
   return n;
 }
 
+// Static dims of a value's inferred shape: true when its rank is `rank`;
+// dims not static read as -1.
+bool staticDims(const Graph& g, const std::string& v, size_t rank, std::vector<int64_t>& dims) {
+  const auto s = shapeOf(g, v);
+  if (!s || s->size() != rank) return false;
+  dims.clear();
+  for (const Dim& d : *s) dims.push_back(d.isStatic() ? d.value : -1);
+  return true;
+}
+
+// torch's nn.MultiheadAttention (sequence first) splits heads as
+//   x = Reshape(Transpose(Reshape(x3 [S, B, H*D], [S, B*H, D]), [1, 0, 2]), [B, H, S, D])
+// with the reshape targets computed from shapes at run time. With every step
+// read only here and S, H, D static, x[b][h][s][d] = x3[s][b][h*D + d]
+// whatever B is (each Reshape keeps the element order, and the counts force
+// the middle dims): x3, H and D; else "".
+std::string seqFirstHeadSource(const Graph& g, const GraphIndex& idx, const std::string& x, int64_t& heads,
+                               int64_t& dim, std::vector<int>& nodes) {
+  const int r2 = idx.producerOf(x, "Reshape");
+  std::vector<int64_t> s4, s3t, s3r, s3;
+  if (r2 < 0 || !idx.internal(x) || !staticDims(g, x, 4, s4) || s4[1] <= 0 || s4[2] <= 0 || s4[3] <= 0) return "";
+  const int64_t H = s4[1], S = s4[2], D = s4[3];
+  const std::string& tv = g.nodes[r2].inputs[0];
+  const int t = idx.producerOf(tv, "Transpose");
+  if (t < 0 || !idx.internal(tv) || g.nodes[t].attrInts("perm") != std::vector<int64_t>{1, 0, 2}) return "";
+  if (!staticDims(g, tv, 3, s3t) || s3t[1] != S || s3t[2] != D) return "";
+  const std::string& rv = g.nodes[t].inputs[0];
+  const int r1 = idx.producerOf(rv, "Reshape");
+  if (r1 < 0 || !idx.internal(rv) || !staticDims(g, rv, 3, s3r) || s3r[0] != S || s3r[2] != D) return "";
+  const std::string& x3 = g.nodes[r1].inputs[0];
+  if (!staticDims(g, x3, 3, s3) || s3[0] != S || s3[2] != H * D) return "";
+  if ((heads != 0 && heads != H) || (dim != 0 && dim != D)) return "";
+  heads = H;
+  dim = D;
+  nodes.insert(nodes.end(), {r2, t, r1});
+  return x3;
+}
+
+// The scalar int64 constant index of a Gather on axis 0, or -1.
+int64_t gatherIndex0(const Graph& g, const GraphIndex& idx, const Node& n) {
+  if (!isOp(n, "Gather") || n.inputs.size() != 2 || n.attrInt("axis", 0) != 0) return -1;
+  const Tensor* i = constant(g, idx, n.inputs[1]);
+  if (!i || i->dtype() != DataType::kInt64 || i->numel() != 1 || i->rank() != 0) return -1;
+  return i->data<int64_t>()[0];
+}
+
+// The axes of a Squeeze / Unsqueeze: the attribute (before opset 13) or a
+// constant input.
+std::vector<int64_t> axesOf(const Graph& g, const GraphIndex& idx, const Node& n) {
+  if (n.inputs.size() > 1) {
+    const Tensor* a = constant(g, idx, n.inputs[1]);
+    if (!a || a->dtype() != DataType::kInt64) return {};
+    return std::vector<int64_t>(a->data<int64_t>(), a->data<int64_t>() + a->numel());
+  }
+  return n.attrInts("axes");
+}
+
+// The fused QKV projection the export splits into Q, K and V:
+//   sq = Squeeze(Transpose(Unsqueeze(Reshape(qkv [S, B, 3W], [S, B, 3, W]), [0]), [3, 1, 2, 0, 4]), [3])
+//   x_i = Gather(sq, i, axis 0)
+// so x_i[s][b][c] = qkv[s][b][i*W + c]. For x3q, x3k, x3v the Gathers 0, 1, 2
+// of one such chain (read by nothing else): qkv, and the chain's nodes.
+std::string fusedQkvSource(const Graph& g, const GraphIndex& idx, const std::string (&x3)[3], std::vector<int>& nodes) {
+  std::string sq;
+  std::vector<int> gathers;
+  for (int i = 0; i < 3; ++i) {
+    const int ga = idx.producer(x3[i]);
+    if (ga < 0 || !idx.internal(x3[i]) || gatherIndex0(g, idx, g.nodes[ga]) != i) return "";
+    if (i == 0) sq = g.nodes[ga].inputs[0];
+    if (g.nodes[ga].inputs[0] != sq) return "";
+    gathers.push_back(ga);
+  }
+  const int sqz = idx.producerOf(sq, "Squeeze");
+  if (sqz < 0 || idx.readers(sq) != 3 || idx.isGraphOutput(sq) || axesOf(g, idx, g.nodes[sqz]) != std::vector<int64_t>{3})
+    return "";
+  const std::string& t1v = g.nodes[sqz].inputs[0];
+  const int t1 = idx.producerOf(t1v, "Transpose");
+  if (t1 < 0 || !idx.internal(t1v) || g.nodes[t1].attrInts("perm") != std::vector<int64_t>{3, 1, 2, 0, 4}) return "";
+  const std::string& uv = g.nodes[t1].inputs[0];
+  const int u = idx.producerOf(uv, "Unsqueeze");
+  if (u < 0 || !idx.internal(uv) || axesOf(g, idx, g.nodes[u]) != std::vector<int64_t>{0}) return "";
+  const std::string& rv = g.nodes[u].inputs[0];
+  const int r = idx.producerOf(rv, "Reshape");
+  std::vector<int64_t> s4, s3;
+  if (r < 0 || !idx.internal(rv) || !staticDims(g, rv, 4, s4) || s4[0] <= 0 || s4[2] != 3 || s4[3] <= 0) return "";
+  const std::string& qkv = g.nodes[r].inputs[0];
+  if (!staticDims(g, qkv, 3, s3) || s3[0] != s4[0] || s3[2] != 3 * s4[3]) return "";
+  nodes.insert(nodes.end(), gathers.begin(), gathers.end());
+  nodes.insert(nodes.end(), {sqz, t1, u, r});
+  return qkv;
+}
+
+// FusedAttention on torch nn.MultiheadAttention's sequence-first head splits
+// (seqFirstHeadSource for Q and V; K through one more Transpose to K^T),
+// whose output goes back through Transpose [2, 0, 1, 3] to [S, B, H, D]:
+// reads the [S, B, H*D] projections directly and writes [S, B, H, D]
+// (seq_first), and where the three come from one fused QKV projection
+// (fusedQkvSource), reads that at column offsets 0, W, 2W. ViT-B/16: eight
+// copies per layer (the QKV split Transpose and Gathers, the head split and
+// merge Transposes, K's transpose), 0.45 ms of its 12 layers' 13.
+int absorbSeqFirstHeads(Graph& g) {
+  GraphIndex idx(g);
+  std::vector<bool> drop(g.nodes.size(), false);
+  int n = 0;
+  for (Node& f : g.nodes) {
+    if (f.opType != "FusedAttention" || f.domain != kInternalDomain || f.attrInt("num_heads", 0) != 0 ||
+        f.inputs.size() != 3)
+      continue;
+    int64_t heads = 0, dim = 0;
+    std::vector<int> nodes;
+    std::string x3[3];
+    x3[0] = seqFirstHeadSource(g, idx, f.inputs[0], heads, dim, nodes);
+    if (x3[0].empty()) continue;
+    const int kt = idx.producerOf(f.inputs[1], "Transpose");
+    if (kt < 0 || !idx.internal(f.inputs[1]) || g.nodes[kt].attrInts("perm") != std::vector<int64_t>{0, 1, 3, 2})
+      continue;
+    nodes.push_back(kt);
+    x3[1] = seqFirstHeadSource(g, idx, g.nodes[kt].inputs[0], heads, dim, nodes);
+    if (x3[1].empty()) continue;
+    x3[2] = seqFirstHeadSource(g, idx, f.inputs[2], heads, dim, nodes);
+    if (x3[2].empty()) continue;
+    const int t = onlyReader(g, idx, f.outputs[0]);
+    if (t < 0 || !isOp(g.nodes[t], "Transpose") || g.nodes[t].attrInts("perm") != std::vector<int64_t>{2, 0, 1, 3})
+      continue;
+    nodes.push_back(t);
+    std::vector<int64_t> offsets = {0, 0, 0};
+    std::vector<int> qkvNodes;
+    const std::string qkv = fusedQkvSource(g, idx, x3, qkvNodes);
+    if (!qkv.empty()) {
+      const int64_t w = heads * dim;
+      offsets = {0, w, 2 * w};
+      for (std::string& x : x3) x = qkv;
+      nodes.insert(nodes.end(), qkvNodes.begin(), qkvNodes.end());
+    }
+    for (int k : nodes) drop[k] = true;
+    f.inputs = {x3[0], x3[1], x3[2]};
+    f.outputs[0] = g.nodes[t].outputs[0];
+    f.attributes.push_back(intAttr("num_heads", heads));
+    f.attributes.push_back(intAttr("seq_first", 1));
+    f.attributes.push_back(intAttr("head_size", dim));
+    f.attributes.push_back(intsAttr("offsets", offsets));
+    ++n;
+  }
+  if (n) removeNodes(g, drop);
+  return n;
+}
+
 }  // namespace
 
 int fuseAttention(Graph& g) {
@@ -194,6 +341,7 @@ int fuseAttention(Graph& g) {
     useInternalDomain(g);
     removeNodes(g, drop);
     absorbHeadTransposes(g);
+    absorbSeqFirstHeads(g);
   }
   return fused;
 }

@@ -150,6 +150,36 @@ inline void removeNodes(Graph& g, const std::vector<bool>& drop) {
   g.shapesInferred = false;
 }
 
+// Drops every node none of whose outputs is read (by a node, a subgraph or
+// as a graph output), in one backward sweep over the sorted nodes, so whole
+// dead chains go (the Shape -> Gather -> Concat that built a reshape target
+// a fusion removed). Returns the number of nodes dropped.
+inline int removeDeadNodes(Graph& g) {
+  if (!g.sorted) g.topologicalSort();
+  std::set<std::string> read;
+  for (const auto& o : g.outputs) read.insert(o.name);
+  std::vector<bool> drop(g.nodes.size(), false);
+  int dropped = 0;
+  for (size_t i = g.nodes.size(); i-- > 0;) {
+    const Node& n = g.nodes[i];
+    bool live = false;
+    for (const auto& o : n.outputs) live |= !o.empty() && read.count(o) > 0;
+    if (!live) {
+      drop[i] = true;
+      ++dropped;
+      continue;
+    }
+    read.insert(n.inputs.begin(), n.inputs.end());
+    for (const auto& a : n.attributes) {
+      if (a.g) read.insert(a.g->outerScopeInputs.begin(), a.g->outerScopeInputs.end());
+      for (const auto& sg : a.graphs)
+        if (sg) read.insert(sg->outerScopeInputs.begin(), sg->outerScopeInputs.end());
+    }
+  }
+  if (dropped) removeNodes(g, drop);
+  return dropped;
+}
+
 // Runs shape inference when the graph has not been through it (a pass that
 // reads inferred shapes calls this first). False when it fails: the pass
 // then leaves the graph as it is and the session reports the error.

@@ -8,9 +8,9 @@
 namespace oinfer::passes {
 
 // Replaces each node whose outputs shape inference can compute (at most 4096
-// elements in all, not a graph output, no subgraph) by initializers, and
-// drops the Constant nodes only those read (fold_constants.cpp), so the
-// fusions see constants. Returns the number of nodes folded.
+// elements in all, not a graph output, no subgraph) by initializers, then
+// drops the nodes left with no reader (fold_constants.cpp), so the fusions
+// see constants and single readers. Returns the number of nodes folded.
 int foldConstants(Graph& g);
 
 // Folds an inference-mode BatchNormalization into the Conv that feeds it, when

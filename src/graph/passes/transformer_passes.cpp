@@ -17,6 +17,7 @@ void optimizeTransformer(Graph& g) {
   n += fuseAttention(g);
   n += fuseMatMul(g);
   if (!n) return;
+  util::removeDeadNodes(g);  // shape chains that fed the removed Reshapes
   g.sorted = false;
   g.topologicalSort();
   g.shapesInferred = false;

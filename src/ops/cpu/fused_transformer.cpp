@@ -9,7 +9,10 @@
 //   FusedAttention(Q, Kt, V, mask?)       softmax(scale * Q Kt + mask) V per
 //       (batch, head), with the score matrix kept in a per-thread buffer;
 //       with num_heads, Q/K/V/Y stay [B, S, H*D] and heads are strided views,
-//       so the head split/merge Transposes of the export disappear.
+//       so the head split/merge Transposes of the export disappear; with
+//       seq_first (and head_size, offsets), Q/K/V are [S, B, W] (torch's
+//       nn.MultiheadAttention, sequence first; one fused QKV projection read
+//       three times at column offsets) and Y is [S, B, H, head_size].
 //
 // All are float32; the passes only emit them for float initializers.
 #include <algorithm>
@@ -165,17 +168,20 @@ std::unique_ptr<Kernel> makeGelu(const KernelInit&) {
 
 // ---- FusedAttention ------------------------------------------------------
 
-// Layout of one attention problem: per (batch, head) pointers and leading
-// dimensions into Q, K (as K^T, or as K read transposed), V and Y.
+// Layout of one attention problem: where head h of batch b starts in Q, K,
+// V and Y (element offsets), and their row strides. K is given as K^T [D, T]
+// per head, or as rows [T, D] read transposed (kRows).
 struct AttentionLayout {
   int64_t batch = 1, heads = 1, S = 0, T = 0, D = 0, E = 0;
-  bool packedHeads = false;  // [B, S, H*D] inputs and output (num_heads > 0)
-  int64_t qOff(int64_t b, int64_t h) const { return packedHeads ? b * S * heads * D + h * D : (b * heads + h) * S * D; }
-  int64_t kOff(int64_t b, int64_t h) const { return packedHeads ? b * T * heads * D + h * D : (b * heads + h) * D * T; }
-  int64_t vOff(int64_t b, int64_t h) const { return packedHeads ? b * T * heads * E + h * E : (b * heads + h) * T * E; }
-  int64_t ldq() const { return packedHeads ? heads * D : D; }
-  int64_t ldk() const { return packedHeads ? heads * D : T; }
-  int64_t ldv() const { return packedHeads ? heads * E : E; }
+  bool kRows = false;
+  int64_t q0 = 0, qB = 0, qH = 0, ldq = 0;
+  int64_t k0 = 0, kB = 0, kH = 0, ldk = 0;
+  int64_t v0 = 0, vB = 0, vH = 0, ldv = 0;
+  int64_t oB = 0, oH = 0, ldo = 0;
+  int64_t qOff(int64_t b, int64_t h) const { return q0 + b * qB + h * qH; }
+  int64_t kOff(int64_t b, int64_t h) const { return k0 + b * kB + h * kH; }
+  int64_t vOff(int64_t b, int64_t h) const { return v0 + b * vB + h * vH; }
+  int64_t oOff(int64_t b, int64_t h) const { return b * oB + h * oH; }
 };
 
 // Per-thread score rows, sized at plan time when the shapes are known.
@@ -184,20 +190,26 @@ thread_local std::vector<float> tlsScores;
 std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
   const float scale = init.node.attrFloat("scale", 1.f);
   const int64_t numHeads = init.node.attrInt("num_heads", 0);
+  const bool seqFirst = init.node.attrInt("seq_first", 0) != 0;
+  const int64_t headSize = init.node.attrInt("head_size", 0);
+  std::vector<int64_t> offsets = init.node.attrInts("offsets", {0, 0, 0});
+  if (seqFirst && (numHeads <= 0 || headSize <= 0 || offsets.size() != 3 || offsets[0] < 0 || offsets[1] < 0 ||
+                   offsets[2] < 0))
+    init.fail("seq_first needs num_heads > 0, head_size > 0 and three offsets >= 0");
   reserveThreadScratch(init.pool);
   const ValueInfo* qi = init.hasInput(0) ? init.inputs[0] : nullptr;
   const ValueInfo* ki = init.hasInput(1) ? init.inputs[1] : nullptr;
   if (init.pool && qi && ki && qi->hasShape && ki->hasShape && isStatic(qi->shape) && isStatic(ki->shape) &&
       qi->shape.size() >= 2 && ki->shape.size() >= 2) {
     const size_t r = qi->shape.size();
-    const int64_t S = numHeads > 0 ? qi->shape[1].value : qi->shape[r - 2].value;
-    const int64_t T = numHeads > 0 ? ki->shape[1].value : ki->shape.back().value;
+    const int64_t S = seqFirst ? qi->shape[0].value : numHeads > 0 ? qi->shape[1].value : qi->shape[r - 2].value;
+    const int64_t T = seqFirst ? ki->shape[0].value : numHeads > 0 ? ki->shape[1].value : ki->shape.back().value;
     const size_t need = static_cast<size_t>(S * T);
     init.pool->runOnEachThread([need](int64_t, int64_t) {
       if (tlsScores.size() < need) tlsScores.resize(need);
     });
   }
-  return makeKernel([scale, numHeads](KernelContext& ctx) {
+  return makeKernel([scale, numHeads, seqFirst, headSize, offsets](KernelContext& ctx) {
     const Tensor& q = ctx.input(0);
     const Tensor& k = ctx.input(1);
     const Tensor& v = ctx.input(2);
@@ -208,7 +220,31 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
     constexpr size_t kMaxRank = 8;
     std::array<int64_t, kMaxRank> scoreShape{};
     size_t sr = 0;
-    if (numHeads > 0) {
+    if (seqFirst) {
+      // Q [S, B, Wq], K [T, B, Wk], V [T, B, Wv]: head h of batch b at
+      // column offset + h * head_size of row (s, b); Y [S, B, H, E].
+      const int64_t H = numHeads, D = headSize;
+      bool ok = r == 3 && k.rank() == 3 && v.rank() == 3 && q.dim(1) == k.dim(1) && q.dim(1) == v.dim(1) &&
+                k.dim(0) == v.dim(0) && offsets[0] + H * D <= q.dim(2) && offsets[1] + H * D <= k.dim(2) &&
+                offsets[2] + H * D <= v.dim(2);
+      if (!ok)
+        ctx.fail("Q " + shapeToString(q.shape()) + ", K " + shapeToString(k.shape()) + " and V " +
+                 shapeToString(v.shape()) + " are not [S, B, W], [T, B, W], [T, B, W] holding " + std::to_string(H) +
+                 " heads of " + std::to_string(D) + " at column offsets " + std::to_string(offsets[0]) + ", " +
+                 std::to_string(offsets[1]) + ", " + std::to_string(offsets[2]));
+      L.batch = q.dim(1);
+      L.heads = H;
+      L.S = q.dim(0);
+      L.T = k.dim(0);
+      L.D = L.E = D;
+      L.kRows = true;
+      L.q0 = offsets[0], L.qB = q.dim(2), L.qH = D, L.ldq = L.batch * q.dim(2);
+      L.k0 = offsets[1], L.kB = k.dim(2), L.kH = D, L.ldk = L.batch * k.dim(2);
+      L.v0 = offsets[2], L.vB = v.dim(2), L.vH = D, L.ldv = L.batch * v.dim(2);
+      L.oB = H * D, L.oH = D, L.ldo = L.batch * H * D;
+      scoreShape = {L.batch, L.heads, L.S, L.T};
+      sr = 4;
+    } else if (numHeads > 0) {
       // Q [B, S, H*D], K [B, T, H*D], V [B, T, H*E]: heads split by strides.
       bool ok = r == 3 && k.rank() == 3 && v.rank() == 3 && q.dim(0) == k.dim(0) && q.dim(0) == v.dim(0) &&
                 q.dim(2) == k.dim(2) && k.dim(1) == v.dim(1) && q.dim(2) % numHeads == 0 && v.dim(2) % numHeads == 0;
@@ -216,7 +252,17 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
         ctx.fail("Q " + shapeToString(q.shape()) + ", K " + shapeToString(k.shape()) + " and V " +
                  shapeToString(v.shape()) + " are not [B, S, H*D], [B, T, H*D], [B, T, H*E] for " +
                  std::to_string(numHeads) + " heads");
-      L = {q.dim(0), numHeads, q.dim(1), k.dim(1), q.dim(2) / numHeads, v.dim(2) / numHeads, true};
+      L.batch = q.dim(0);
+      L.heads = numHeads;
+      L.S = q.dim(1);
+      L.T = k.dim(1);
+      L.D = q.dim(2) / numHeads;
+      L.E = v.dim(2) / numHeads;
+      L.kRows = true;
+      L.qB = L.S * q.dim(2), L.qH = L.D, L.ldq = q.dim(2);
+      L.kB = L.T * k.dim(2), L.kH = L.D, L.ldk = k.dim(2);
+      L.vB = L.T * v.dim(2), L.vH = L.E, L.ldv = v.dim(2);
+      L.oB = L.S * numHeads * L.E, L.oH = L.E, L.ldo = numHeads * L.E;
       scoreShape = {L.batch, L.heads, L.S, L.T};
       sr = 4;
     } else {
@@ -233,6 +279,11 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
         scoreShape[d] = q.dim(d);
         L.heads *= q.dim(d);
       }
+      // One "batch" of heads problems, each its own [S, D], [D, T], [T, E], [S, E].
+      L.qH = L.S * L.D, L.ldq = L.D;
+      L.kH = L.D * L.T, L.ldk = L.T;
+      L.vH = L.T * L.E, L.ldv = L.E;
+      L.oH = L.S * L.E, L.ldo = L.E;
       scoreShape[r - 2] = L.S;
       scoreShape[r - 1] = L.T;
       sr = r;
@@ -282,14 +333,14 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
       float* sc = scores.data();
       for (int64_t p = p0; p < p1; ++p) {
         const int64_t b = p / L.heads, h = p % L.heads;
-        // Packed heads read K as [T, D] rows (transposed); otherwise K^T is [D, T].
-        sgemm(false, L.packedHeads, L.S, L.T, L.D, 1.f, qp + L.qOff(b, h), L.ldq(), kp + L.kOff(b, h), L.ldk(), 0.f,
-              sc, L.T, nullptr);
+        // K as [T, D] rows (read transposed), or K^T [D, T].
+        sgemm(false, L.kRows, L.S, L.T, L.D, 1.f, qp + L.qOff(b, h), L.ldq, kp + L.kOff(b, h), L.ldk, 0.f, sc, L.T,
+              nullptr);
         const float* mh = mask ? mask + maskOffset(p) : nullptr;
         for (int64_t s = 0; s < L.S; ++s)
           cpu::scaledMaskedSoftmaxRow(sc + s * L.T, mh ? mh + s * maskRowStride : nullptr, scale, sc + s * L.T, L.T);
-        float* out = L.packedHeads ? yp + b * L.S * L.heads * L.E + h * L.E : yp + p * L.S * L.E;
-        sgemm(false, false, L.S, L.E, L.T, 1.f, sc, L.T, vp + L.vOff(b, h), L.ldv(), 0.f, out, L.ldv(), nullptr);
+        sgemm(false, false, L.S, L.E, L.T, 1.f, sc, L.T, vp + L.vOff(b, h), L.ldv, 0.f, yp + L.oOff(b, h), L.ldo,
+              nullptr);
       }
     });
   });
