@@ -78,6 +78,17 @@ void inferFusedAttention(InferContext& ctx) {
     ctx.setOutput(0, t, Shape{q[0], q[1], Dim(H), Dim(D)});
     return;
   }
+  if (ctx.node().attrInt("num_heads", 0) > 0 && !ctx.node().attrInts("offsets", {}).empty()) {
+    // Q [B, S, Wq], K [B, T, Wk], V [B, T, Wv] holding the heads at column
+    // offsets -> [B, S, H * head_size].
+    const int64_t H = ctx.node().attrInt("num_heads", 0), D = ctx.node().attrInt("head_size", 0);
+    if (D <= 0 || q.size() != 3 || k.size() != 3 || v.size() != 3 || !compatible(q[0], k[0]) ||
+        !compatible(q[0], v[0]) || !compatible(k[1], v[1]))
+      ctx.fail("offsets: Q " + shapeToString(q) + ", K " + shapeToString(k) + " and V " + shapeToString(v) +
+               " are not [B, S, W], [B, T, W], [B, T, W], or head_size is not positive");
+    ctx.setOutput(0, t, Shape{q[0], q[1], Dim(H * D)});
+    return;
+  }
   if (ctx.node().attrInt("num_heads", 0) > 0) {
     // Q [B, S, H*D], K [B, T, H*D], V [B, T, H*E] -> [B, S, H*E].
     if (q.size() != 3 || k.size() != 3 || v.size() != 3 || !compatible(q[0], k[0]) || !compatible(q[0], v[0]) ||

@@ -656,6 +656,59 @@ TEST(FusedTransformerOps, SequenceFirstAttentionRejectsNarrowInputs) {
   t.expectError("at column offsets 0, 4, 0");
 }
 
+TEST(TransformerPasses, QkvProjectionsBecomeOneGemm) {
+  // BERT's self-attention: Q, K, V each MatMul(x, W) + b of one input, head
+  // split, attention with a mask, head merge. After the passes: one
+  // FusedMatMul by the three weights side by side and FusedAttention reading
+  // it at column offsets 0, 8, 16.
+  Builder b(13);
+  b.input("x", {2, 5, 8}, -2.f, 2.f);
+  b.init("split", Tensor::fromVector<int64_t>({4}, {2, 5, 2, 4}));
+  b.init("merge", Tensor::fromVector<int64_t>({3}, {2, 5, 8}));
+  b.init("c", scalar(2.f));
+  Tensor m(DataType::kFloat, {2, 1, 1, 5});
+  for (int i = 0; i < 10; ++i) m.data<float>()[i] = i == 3 || i == 6 ? -1e4f : 0.f;
+  b.init("mask", m);
+  for (const char* n : {"q", "k", "v"}) {
+    const std::string s(n);
+    b.weight("W" + s, {8, 8});
+    if (s != "k") b.weight("b" + s, {8});  // K without a bias: zeros in the fused one
+    b.node("MatMul", {"x", "W" + s}, {s + "m"});
+    if (s != "k") b.node("Add", {s + "m", "b" + s}, {s + "3"});
+    else b.node("Identity", {s + "m"}, {s + "3"});
+    b.node("Reshape", {s + "3", "split"}, {s + "4"});
+    ints(b.node("Transpose", {s + "4"}, {s + "h"}), "perm", {0, 2, 1, 3});
+  }
+  ints(b.node("Transpose", {"kh"}, {"kt"}), "perm", {0, 1, 3, 2});
+  b.node("MatMul", {"qh", "kt"}, {"sc"});
+  b.node("Div", {"sc", "c"}, {"sd"});
+  b.node("Add", {"sd", "mask"}, {"sm"});
+  intAttr(b.node("Softmax", {"sm"}, {"p"}), "axis", -1);
+  b.node("MatMul", {"p", "vh"}, {"ctx"});
+  ints(b.node("Transpose", {"ctx"}, {"ct"}), "perm", {0, 2, 1, 3});
+  b.node("Reshape", {"ct", "merge"}, {"y"});
+  b.output("y");
+  Graph g = expectSameOutputs(b);
+  ASSERT_EQ(g.nodes.size(), 2u);
+  EXPECT_EQ(g.nodes[0].opType, "FusedMatMul");
+  EXPECT_EQ(g.initializers.at(g.nodes[0].inputs[1]).shape(), (std::vector<int64_t>{8, 24}));
+  EXPECT_EQ(g.nodes[1].opType, "FusedAttention");
+  EXPECT_EQ(g.nodes[1].attrInts("offsets"), (std::vector<int64_t>{0, 8, 16}));
+  EXPECT_EQ(g.nodes[1].attrInt("head_size", 0), 4);
+}
+
+TEST(FusedTransformerOps, AttentionAtOffsetsRejectsNarrowInputs) {
+  OpTester t("FusedAttention", 1, "ai.oinfer");
+  t.input("q", Tensor(DataType::kFloat, {1, 5, 24}))
+      .input("k", Tensor(DataType::kFloat, {1, 5, 24}))
+      .input("v", Tensor(DataType::kFloat, {1, 5, 20}))
+      .output("y");
+  t.attr("num_heads", int64_t{2});
+  t.attr("head_size", int64_t{4});
+  t.attr("offsets", std::vector<int64_t>{0, 8, 16});  // V's heads would end at column 24 of 20
+  t.expectError("at column offsets 0, 8, 16");
+}
+
 TEST(TransformerPasses, GemmTransBWithRowBiasAndRelu) {
   // torch's nn.Linear on 2-d input: Gemm(x, W[N,K], b[1,N], transB=1) -> Relu.
   Builder b(13);

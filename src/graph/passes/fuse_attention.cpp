@@ -251,6 +251,69 @@ int absorbSeqFirstHeads(Graph& g) {
 
 }  // namespace
 
+int fuseQkvProjections(Graph& g) {
+  // Runs after fuseMatMul: FusedAttention (num_heads, [B, S, H*D] operands)
+  // whose Q, K and V are three FusedMatMul of one input by constant [K, N]
+  // weights (optional constant bias, no activation, no residual), each read
+  // only by the attention, becomes one FusedMatMul by the weights side by
+  // side ([K, 3N]) read at column offsets 0, N, 2N. BERT-base: three
+  // 128x768x768 GEMMs a layer become one 128x2304x768 (0.71 ms each in the
+  // model; 1.6-2.1 ms for the one, kernel bench).
+  GraphIndex idx(g);
+  std::vector<bool> drop(g.nodes.size(), false);
+  int n = 0;
+  for (Node& f : g.nodes) {
+    if (f.opType != "FusedAttention" || f.domain != kInternalDomain || f.attrInt("num_heads", 0) <= 0 ||
+        f.attrInt("seq_first", 0) != 0 || !f.attrInts("offsets", {}).empty() || f.inputs.size() < 3)
+      continue;
+    const int64_t heads = f.attrInt("num_heads", 0);
+    int p[3];
+    const Tensor* w[3];
+    const Tensor* b[3];
+    bool ok = f.inputs[0] != f.inputs[1] && f.inputs[1] != f.inputs[2] && f.inputs[0] != f.inputs[2];
+    for (int i = 0; ok && i < 3; ++i) {
+      p[i] = idx.producer(f.inputs[i]);
+      ok = p[i] >= 0 && !drop[p[i]] && idx.internal(f.inputs[i]);
+      if (!ok) break;
+      const Node& m = g.nodes[p[i]];
+      ok = m.opType == "FusedMatMul" && m.domain == kInternalDomain && m.inputs.size() >= 2 && m.inputs.size() <= 3 &&
+           m.attrString("activation", "").empty() && m.attrInt("transB", 0) == 0 &&
+           m.inputs[0] == g.nodes[p[0]].inputs[0];
+      if (!ok) break;
+      w[i] = constant(g, idx, m.inputs[1]);
+      b[i] = m.inputs.size() > 2 && !m.inputs[2].empty() ? constant(g, idx, m.inputs[2]) : nullptr;
+      ok = w[i] && w[i]->dtype() == DataType::kFloat && w[i]->rank() == 2 && w[i]->dim(1) % heads == 0 &&
+           (m.inputs.size() < 3 || m.inputs[2].empty() || (b[i] && b[i]->dtype() == DataType::kFloat &&
+                                                          b[i]->numel() == w[i]->dim(1)));
+    }
+    if (!ok || w[0]->dim(0) != w[1]->dim(0) || w[0]->dim(0) != w[2]->dim(0) || w[0]->dim(1) != w[1]->dim(1) ||
+        w[0]->dim(1) != w[2]->dim(1))
+      continue;
+    const int64_t K = w[0]->dim(0), N = w[0]->dim(1);
+    Tensor W(DataType::kFloat, {K, 3 * N}), B(DataType::kFloat, {3 * N});
+    for (int i = 0; i < 3; ++i) {
+      for (int64_t k = 0; k < K; ++k)
+        std::copy(w[i]->data<float>() + k * N, w[i]->data<float>() + (k + 1) * N, W.data<float>() + k * 3 * N + i * N);
+      for (int64_t j = 0; j < N; ++j) B.data<float>()[i * N + j] = b[i] ? b[i]->data<float>()[j] : 0.f;
+    }
+    Node& q = g.nodes[p[0]];
+    std::string base = (q.name.empty() ? q.outputs[0] : q.name) + "_qkv";
+    for (int k = 1; g.initializers.count(base + ".W") || g.findValue(base); ++k) base += "_" + std::to_string(k);
+    g.initializers[base + ".W"] = std::move(W);
+    g.initializers[base + ".B"] = std::move(B);
+    q.inputs = {q.inputs[0], base + ".W", base + ".B"};
+    q.outputs = {base};
+    q.name = base;
+    drop[p[1]] = drop[p[2]] = true;
+    f.inputs[0] = f.inputs[1] = f.inputs[2] = base;
+    f.attributes.push_back(intAttr("head_size", N / heads));
+    f.attributes.push_back(intsAttr("offsets", {0, N, 2 * N}));
+    ++n;
+  }
+  if (n) removeNodes(g, drop);
+  return n;
+}
+
 int fuseAttention(Graph& g) {
   GraphIndex idx(g);
   std::vector<bool> drop(g.nodes.size(), false);

@@ -47,6 +47,7 @@ int fuseLayerNorm(Graph& g);            // LayerNorm pattern / native -> LayerNo
 int fuseGelu(Graph& g);                 // erf Gelu pattern -> Gelu
 int fuseMatMul(Graph& g);               // MatMul(x, W) + bias + Gelu/Relu | residual -> FusedMatMul
 int fuseAttention(Graph& g);            // MatMul, scale, mask, Softmax, MatMul -> FusedAttention
+int fuseQkvProjections(Graph& g);       // after fuseMatMul: Q, K, V projections of one input -> one FusedMatMul
 // All of the above in order (shape inference first, re-sorted after).
 void optimizeTransformer(Graph& g);
 

@@ -16,6 +16,7 @@ void optimizeTransformer(Graph& g) {
   n += fuseLayerNorm(g);
   n += fuseAttention(g);
   n += fuseMatMul(g);
+  n += fuseQkvProjections(g);
   if (!n) return;
   util::removeDeadNodes(g);  // shape chains that fed the removed Reshapes
   g.sorted = false;

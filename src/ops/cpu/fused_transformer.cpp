@@ -12,7 +12,9 @@
 //       so the head split/merge Transposes of the export disappear; with
 //       seq_first (and head_size, offsets), Q/K/V are [S, B, W] (torch's
 //       nn.MultiheadAttention, sequence first; one fused QKV projection read
-//       three times at column offsets) and Y is [S, B, H, head_size].
+//       three times at column offsets) and Y is [S, B, H, head_size];
+//       with offsets and head_size but not seq_first, Q/K/V are [B, S, W]
+//       read at column offsets (BERT's three projections fused into one).
 //
 // All are float32; the passes only emit them for float initializers.
 #include <algorithm>
@@ -193,9 +195,10 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
   const bool seqFirst = init.node.attrInt("seq_first", 0) != 0;
   const int64_t headSize = init.node.attrInt("head_size", 0);
   std::vector<int64_t> offsets = init.node.attrInts("offsets", {0, 0, 0});
-  if (seqFirst && (numHeads <= 0 || headSize <= 0 || offsets.size() != 3 || offsets[0] < 0 || offsets[1] < 0 ||
-                   offsets[2] < 0))
-    init.fail("seq_first needs num_heads > 0, head_size > 0 and three offsets >= 0");
+  const bool hasOffsets = init.node.attrInts("offsets", {}).size() > 0;
+  if ((seqFirst || hasOffsets) && (numHeads <= 0 || headSize <= 0 || offsets.size() != 3 || offsets[0] < 0 ||
+                                   offsets[1] < 0 || offsets[2] < 0))
+    init.fail("seq_first and offsets need num_heads > 0, head_size > 0 and three offsets >= 0");
   reserveThreadScratch(init.pool);
   const ValueInfo* qi = init.hasInput(0) ? init.inputs[0] : nullptr;
   const ValueInfo* ki = init.hasInput(1) ? init.inputs[1] : nullptr;
@@ -209,7 +212,7 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
       if (tlsScores.size() < need) tlsScores.resize(need);
     });
   }
-  return makeKernel([scale, numHeads, seqFirst, headSize, offsets](KernelContext& ctx) {
+  return makeKernel([scale, numHeads, seqFirst, headSize, offsets, hasOffsets](KernelContext& ctx) {
     const Tensor& q = ctx.input(0);
     const Tensor& k = ctx.input(1);
     const Tensor& v = ctx.input(2);
@@ -242,6 +245,30 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
       L.k0 = offsets[1], L.kB = k.dim(2), L.kH = D, L.ldk = L.batch * k.dim(2);
       L.v0 = offsets[2], L.vB = v.dim(2), L.vH = D, L.ldv = L.batch * v.dim(2);
       L.oB = H * D, L.oH = D, L.ldo = L.batch * H * D;
+      scoreShape = {L.batch, L.heads, L.S, L.T};
+      sr = 4;
+    } else if (numHeads > 0 && hasOffsets) {
+      // Q [B, S, Wq], K [B, T, Wk], V [B, T, Wv] holding the heads at column
+      // offsets (one fused QKV projection read three times); Y [B, S, H*D].
+      const int64_t H = numHeads, D = headSize;
+      bool ok = r == 3 && k.rank() == 3 && v.rank() == 3 && q.dim(0) == k.dim(0) && q.dim(0) == v.dim(0) &&
+                k.dim(1) == v.dim(1) && offsets[0] + H * D <= q.dim(2) && offsets[1] + H * D <= k.dim(2) &&
+                offsets[2] + H * D <= v.dim(2);
+      if (!ok)
+        ctx.fail("Q " + shapeToString(q.shape()) + ", K " + shapeToString(k.shape()) + " and V " +
+                 shapeToString(v.shape()) + " are not [B, S, W], [B, T, W], [B, T, W] holding " + std::to_string(H) +
+                 " heads of " + std::to_string(D) + " at column offsets " + std::to_string(offsets[0]) + ", " +
+                 std::to_string(offsets[1]) + ", " + std::to_string(offsets[2]));
+      L.batch = q.dim(0);
+      L.heads = H;
+      L.S = q.dim(1);
+      L.T = k.dim(1);
+      L.D = L.E = D;
+      L.kRows = true;
+      L.q0 = offsets[0], L.qB = L.S * q.dim(2), L.qH = D, L.ldq = q.dim(2);
+      L.k0 = offsets[1], L.kB = L.T * k.dim(2), L.kH = D, L.ldk = k.dim(2);
+      L.v0 = offsets[2], L.vB = L.T * v.dim(2), L.vH = D, L.ldv = v.dim(2);
+      L.oB = L.S * H * D, L.oH = D, L.ldo = H * D;
       scoreShape = {L.batch, L.heads, L.S, L.T};
       sr = 4;
     } else if (numHeads > 0) {
