@@ -26,19 +26,22 @@ namespace {
 using test::mk;
 using test::rndT;
 
-// Conv (W_name [M, C, k, k], bias, pad k / 2, stride) [+ residual] + Relu.
+// Conv (W_name [M, C / group, k, k], bias, pad k / 2, stride, group)
+// [+ residual] + Relu.
 void conv(Graph& g, std::mt19937& rng, const std::string& name, const std::string& in, int64_t c, int64_t m,
-          int64_t k, const std::string& out, const std::string& residual = "", int64_t stride = 1) {
+          int64_t k, const std::string& out, const std::string& residual = "", int64_t stride = 1,
+          int64_t group = 1) {
   // Weights scaled by 1 / sqrt(fan-in), so activations stay near 1 through
   // the chain and the tolerance means the same at every depth.
-  Tensor w = rndT({m, c, k, k}, rng);
-  const float scale = 1.f / std::sqrt(float(c * k * k));
+  Tensor w = rndT({m, c / group, k, k}, rng);
+  const float scale = 1.f / std::sqrt(float(c / group * k * k));
   for (int64_t i = 0; i < w.numel(); ++i) w.data<float>()[i] *= scale;
   g.initializers[name + ".W"] = w;
   g.initializers[name + ".B"] = rndT({m}, rng);
   Node n = mk("Conv", name, {in, name + ".W", name + ".B"}, {name + ".c"});
   n.attributes.push_back(passes::util::intsAttr("pads", {k / 2, k / 2, k / 2, k / 2}));
   if (stride != 1) n.attributes.push_back(passes::util::intsAttr("strides", {stride, stride}));
+  if (group != 1) n.attributes.push_back(passes::util::intAttr("group", group));
   g.nodes.push_back(n);
   std::string pre = name + ".c";
   if (!residual.empty()) {
@@ -226,32 +229,14 @@ TEST(BlockedLayout, DepthwiseAndChannelScaleTakeIt) {
   std::mt19937 rng(14);
   Graph g;
   conv(g, rng, "c1", "x", 16, 32, 1, "e");
-  auto depthwise = [&](const std::string& name, const std::string& in, int64_t k, int64_t stride,
-                       const std::string& out, const std::string& residual) {
-    Tensor w = rndT({32, 1, k, k}, rng);
-    for (int64_t i = 0; i < w.numel(); ++i) w.data<float>()[i] *= 1.f / float(k);
-    g.initializers[name + ".W"] = w;
-    g.initializers[name + ".B"] = rndT({32}, rng);
-    Node n = mk("Conv", name, {in, name + ".W", name + ".B"}, {name + ".c"});
-    n.attributes.push_back(passes::util::intAttr("group", 32));
-    n.attributes.push_back(passes::util::intsAttr("pads", {k / 2, k / 2, k / 2, k / 2}));
-    n.attributes.push_back(passes::util::intsAttr("strides", {stride, stride}));
-    g.nodes.push_back(n);
-    std::string pre = name + ".c";
-    if (!residual.empty()) {
-      g.nodes.push_back(mk("Add", name + ".add", {pre, residual}, {name + ".a"}));
-      pre = name + ".a";
-    }
-    g.nodes.push_back(mk("Relu", name + ".relu", {pre}, {out}));
-  };
-  depthwise("dw1", "e", 5, 2, "d", "");
+  conv(g, rng, "dw1", "e", 32, 32, 5, "d", "", 2, 32);
   g.nodes.push_back(mk("GlobalAveragePool", "gap", {"d"}, {"gp"}));
   conv(g, rng, "fc1", "gp", 32, 8, 1, "f1");
   conv(g, rng, "fc2", "f1", 8, 32, 1, "f2");
   g.nodes.push_back(mk("Sigmoid", "sig", {"f2"}, {"s"}));
   g.nodes.push_back(mk("Mul", "scale", {"d", "s"}, {"m"}));
   conv(g, rng, "c3", "m", 32, 32, 1, "r");
-  depthwise("dw2", "r", 3, 1, "q", "r");
+  conv(g, rng, "dw2", "r", 32, 32, 3, "q", "r", 1, 32);
   conv(g, rng, "c4", "q", 32, 16, 1, "y");
   expectBlockedRun(g, {1, 16, 15, 15}, {"e", "d", "m", "r", "q"}, 15, "depthwise");
 }

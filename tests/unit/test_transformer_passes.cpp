@@ -513,18 +513,12 @@ TEST(FusedTransformerOps, AttentionRejectsBadMask) {
   t.expectError("cannot be broadcast");
 }
 
-TEST(TransformerPasses, AttentionReadsProjectionLayoutDirectly) {
-  // BERT's head split: [1,5,8] -> Reshape [1,5,2,4] -> Transpose; K also
-  // transposed for Q*K^T (two Transposes that the first pass merges); the
-  // context goes back through Transpose + Reshape to [1,5,8].
-  Builder b(13);
-  for (const char* n : {"q3", "k3", "v3"}) b.input(n, {1, 5, 8}, -2.f, 2.f);
-  b.init("split", Tensor::fromVector<int64_t>({4}, {1, 5, 2, 4}));
-  b.init("merge", Tensor::fromVector<int64_t>({3}, {1, 5, 8}));
-  b.init("c", scalar(2.f));
-  Tensor m(DataType::kFloat, {1, 1, 1, 5});
-  for (int i = 0; i < 5; ++i) m.data<float>()[i] = i == 1 ? -1e4f : 0.f;
-  b.init("mask", m);
+namespace {
+
+// BERT's attention over values q3, k3, v3 [B, S, H*D] (initializers split /
+// merge, c and mask in place): head split (Reshape + Transpose), K^T, scores
+// / c + mask, Softmax, * V, head merge -> graph output y.
+void bertHeads(Builder& b) {
   for (const char* n : {"q", "k", "v"}) {
     const std::string s(n);
     b.node("Reshape", {s + "3", "split"}, {s + "4"});
@@ -539,6 +533,23 @@ TEST(TransformerPasses, AttentionReadsProjectionLayoutDirectly) {
   ints(b.node("Transpose", {"ctx"}, {"ct"}), "perm", {0, 2, 1, 3});
   b.node("Reshape", {"ct", "merge"}, {"y"});
   b.output("y");
+}
+
+}  // namespace
+
+TEST(TransformerPasses, AttentionReadsProjectionLayoutDirectly) {
+  // BERT's head split: [1,5,8] -> Reshape [1,5,2,4] -> Transpose; K also
+  // transposed for Q*K^T (two Transposes that the first pass merges); the
+  // context goes back through Transpose + Reshape to [1,5,8].
+  Builder b(13);
+  for (const char* n : {"q3", "k3", "v3"}) b.input(n, {1, 5, 8}, -2.f, 2.f);
+  b.init("split", Tensor::fromVector<int64_t>({4}, {1, 5, 2, 4}));
+  b.init("merge", Tensor::fromVector<int64_t>({3}, {1, 5, 8}));
+  b.init("c", scalar(2.f));
+  Tensor m(DataType::kFloat, {1, 1, 1, 5});
+  for (int i = 0; i < 5; ++i) m.data<float>()[i] = i == 1 ? -1e4f : 0.f;
+  b.init("mask", m);
+  bertHeads(b);
   Graph g = expectSameOutputs(b);
   ASSERT_EQ(g.nodes.size(), 1u);
   EXPECT_EQ(g.nodes[0].opType, "FusedAttention");
@@ -643,19 +654,6 @@ TEST(TransformerPasses, AttentionReadsSequenceFirstProjectionsDirectly) {
     }
 }
 
-TEST(FusedTransformerOps, SequenceFirstAttentionRejectsNarrowInputs) {
-  OpTester t("FusedAttention", 1, "ai.oinfer");
-  t.input("q", Tensor(DataType::kFloat, {5, 2, 8}))
-      .input("k", Tensor(DataType::kFloat, {5, 2, 8}))
-      .input("v", Tensor(DataType::kFloat, {5, 2, 8}))
-      .output("y");
-  t.attr("num_heads", int64_t{2});
-  t.attr("seq_first", int64_t{1});
-  t.attr("head_size", int64_t{4});
-  t.attr("offsets", std::vector<int64_t>{0, 4, 0});  // K's heads would end at column 12 of 8
-  t.expectError("at column offsets 0, 4, 0");
-}
-
 TEST(TransformerPasses, QkvProjectionsBecomeOneGemm) {
   // BERT's self-attention: Q, K, V each MatMul(x, W) + b of one input, head
   // split, attention with a mask, head merge. After the passes: one
@@ -676,18 +674,8 @@ TEST(TransformerPasses, QkvProjectionsBecomeOneGemm) {
     b.node("MatMul", {"x", "W" + s}, {s + "m"});
     if (s != "k") b.node("Add", {s + "m", "b" + s}, {s + "3"});
     else b.node("Identity", {s + "m"}, {s + "3"});
-    b.node("Reshape", {s + "3", "split"}, {s + "4"});
-    ints(b.node("Transpose", {s + "4"}, {s + "h"}), "perm", {0, 2, 1, 3});
   }
-  ints(b.node("Transpose", {"kh"}, {"kt"}), "perm", {0, 1, 3, 2});
-  b.node("MatMul", {"qh", "kt"}, {"sc"});
-  b.node("Div", {"sc", "c"}, {"sd"});
-  b.node("Add", {"sd", "mask"}, {"sm"});
-  intAttr(b.node("Softmax", {"sm"}, {"p"}), "axis", -1);
-  b.node("MatMul", {"p", "vh"}, {"ctx"});
-  ints(b.node("Transpose", {"ctx"}, {"ct"}), "perm", {0, 2, 1, 3});
-  b.node("Reshape", {"ct", "merge"}, {"y"});
-  b.output("y");
+  bertHeads(b);
   Graph g = expectSameOutputs(b);
   ASSERT_EQ(g.nodes.size(), 2u);
   EXPECT_EQ(g.nodes[0].opType, "FusedMatMul");
@@ -697,16 +685,23 @@ TEST(TransformerPasses, QkvProjectionsBecomeOneGemm) {
   EXPECT_EQ(g.nodes[1].attrInt("head_size", 0), 4);
 }
 
+// Heads read at column offsets (BERT's fused QKV, [B, S, W]; ViT's sequence
+// first, [S, B, W]): an offset that puts a head past its row's end is refused,
+// naming the offsets.
 TEST(FusedTransformerOps, AttentionAtOffsetsRejectsNarrowInputs) {
-  OpTester t("FusedAttention", 1, "ai.oinfer");
-  t.input("q", Tensor(DataType::kFloat, {1, 5, 24}))
-      .input("k", Tensor(DataType::kFloat, {1, 5, 24}))
-      .input("v", Tensor(DataType::kFloat, {1, 5, 20}))
-      .output("y");
-  t.attr("num_heads", int64_t{2});
-  t.attr("head_size", int64_t{4});
-  t.attr("offsets", std::vector<int64_t>{0, 8, 16});  // V's heads would end at column 24 of 20
-  t.expectError("at column offsets 0, 8, 16");
+  for (bool seqFirst : {false, true}) {
+    SCOPED_TRACE(seqFirst ? "seq_first" : "[B, S, W]");
+    OpTester t("FusedAttention", 1, "ai.oinfer");
+    t.input("q", Tensor(DataType::kFloat, {1, 5, 24}))
+        .input("k", Tensor(DataType::kFloat, {1, 5, 24}))
+        .input("v", Tensor(DataType::kFloat, {1, 5, 20}))
+        .output("y");
+    t.attr("num_heads", int64_t{2});
+    t.attr("head_size", int64_t{4});
+    if (seqFirst) t.attr("seq_first", int64_t{1});
+    t.attr("offsets", std::vector<int64_t>{0, 8, 16});  // V's heads would end at column 24 of 20
+    t.expectError("at column offsets 0, 8, 16");
+  }
 }
 
 TEST(TransformerPasses, GemmTransBWithRowBiasAndRelu) {

@@ -223,52 +223,42 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
     constexpr size_t kMaxRank = 8;
     std::array<int64_t, kMaxRank> scoreShape{};
     size_t sr = 0;
-    if (seqFirst) {
-      // Q [S, B, Wq], K [T, B, Wk], V [T, B, Wv]: head h of batch b at
-      // column offset + h * head_size of row (s, b); Y [S, B, H, E].
+    if (seqFirst || (numHeads > 0 && hasOffsets)) {
+      // Heads at column offsets of rows of width W: Q [B, S, Wq], K [B, T,
+      // Wk], V [B, T, Wv] (one fused QKV projection read three times; Y [B,
+      // S, H*D]), or sequence first, Q [S, B, Wq] ... (Y [S, B, H, D]). Head
+      // h of batch b, row s at column offset + h * head_size.
       const int64_t H = numHeads, D = headSize;
-      bool ok = r == 3 && k.rank() == 3 && v.rank() == 3 && q.dim(1) == k.dim(1) && q.dim(1) == v.dim(1) &&
-                k.dim(0) == v.dim(0) && offsets[0] + H * D <= q.dim(2) && offsets[1] + H * D <= k.dim(2) &&
+      const int sd = seqFirst ? 0 : 1, bd = 1 - sd;  // the sequence and batch dims
+      bool ok = r == 3 && k.rank() == 3 && v.rank() == 3 && q.dim(bd) == k.dim(bd) && q.dim(bd) == v.dim(bd) &&
+                k.dim(sd) == v.dim(sd) && offsets[0] + H * D <= q.dim(2) && offsets[1] + H * D <= k.dim(2) &&
                 offsets[2] + H * D <= v.dim(2);
       if (!ok)
         ctx.fail("Q " + shapeToString(q.shape()) + ", K " + shapeToString(k.shape()) + " and V " +
-                 shapeToString(v.shape()) + " are not [S, B, W], [T, B, W], [T, B, W] holding " + std::to_string(H) +
-                 " heads of " + std::to_string(D) + " at column offsets " + std::to_string(offsets[0]) + ", " +
+                 shapeToString(v.shape()) + " are not " + (seqFirst ? "[S, B, W], [T, B, W], [T, B, W]" :
+                 "[B, S, W], [B, T, W], [B, T, W]") + " holding " + std::to_string(H) + " heads of " +
+                 std::to_string(D) + " at column offsets " + std::to_string(offsets[0]) + ", " +
                  std::to_string(offsets[1]) + ", " + std::to_string(offsets[2]));
-      L.batch = q.dim(1);
+      L.batch = q.dim(bd);
       L.heads = H;
-      L.S = q.dim(0);
-      L.T = k.dim(0);
+      L.S = q.dim(sd);
+      L.T = k.dim(sd);
       L.D = L.E = D;
       L.kRows = true;
-      L.q0 = offsets[0], L.qB = q.dim(2), L.qH = D, L.ldq = L.batch * q.dim(2);
-      L.k0 = offsets[1], L.kB = k.dim(2), L.kH = D, L.ldk = L.batch * k.dim(2);
-      L.v0 = offsets[2], L.vB = v.dim(2), L.vH = D, L.ldv = L.batch * v.dim(2);
-      L.oB = H * D, L.oH = D, L.ldo = L.batch * H * D;
-      scoreShape = {L.batch, L.heads, L.S, L.T};
-      sr = 4;
-    } else if (numHeads > 0 && hasOffsets) {
-      // Q [B, S, Wq], K [B, T, Wk], V [B, T, Wv] holding the heads at column
-      // offsets (one fused QKV projection read three times); Y [B, S, H*D].
-      const int64_t H = numHeads, D = headSize;
-      bool ok = r == 3 && k.rank() == 3 && v.rank() == 3 && q.dim(0) == k.dim(0) && q.dim(0) == v.dim(0) &&
-                k.dim(1) == v.dim(1) && offsets[0] + H * D <= q.dim(2) && offsets[1] + H * D <= k.dim(2) &&
-                offsets[2] + H * D <= v.dim(2);
-      if (!ok)
-        ctx.fail("Q " + shapeToString(q.shape()) + ", K " + shapeToString(k.shape()) + " and V " +
-                 shapeToString(v.shape()) + " are not [B, S, W], [B, T, W], [B, T, W] holding " + std::to_string(H) +
-                 " heads of " + std::to_string(D) + " at column offsets " + std::to_string(offsets[0]) + ", " +
-                 std::to_string(offsets[1]) + ", " + std::to_string(offsets[2]));
-      L.batch = q.dim(0);
-      L.heads = H;
-      L.S = q.dim(1);
-      L.T = k.dim(1);
-      L.D = L.E = D;
-      L.kRows = true;
-      L.q0 = offsets[0], L.qB = L.S * q.dim(2), L.qH = D, L.ldq = q.dim(2);
-      L.k0 = offsets[1], L.kB = L.T * k.dim(2), L.kH = D, L.ldk = k.dim(2);
-      L.v0 = offsets[2], L.vB = L.T * v.dim(2), L.vH = D, L.ldv = v.dim(2);
-      L.oB = L.S * H * D, L.oH = D, L.ldo = H * D;
+      // Strides of one batch and one row: sequence first, a row holds every
+      // batch's W columns; else a batch holds S (or T) rows of W.
+      auto strides = [&](int64_t w, int64_t rows, int64_t& bStride, int64_t& ld) {
+        bStride = seqFirst ? w : rows * w;
+        ld = seqFirst ? L.batch * w : w;
+      };
+      L.q0 = offsets[0], L.qH = D;
+      L.k0 = offsets[1], L.kH = D;
+      L.v0 = offsets[2], L.vH = D;
+      L.oH = D;
+      strides(q.dim(2), L.S, L.qB, L.ldq);
+      strides(k.dim(2), L.T, L.kB, L.ldk);
+      strides(v.dim(2), L.T, L.vB, L.ldv);
+      strides(H * D, L.S, L.oB, L.ldo);
       scoreShape = {L.batch, L.heads, L.S, L.T};
       sr = 4;
     } else if (numHeads > 0) {
