@@ -10,6 +10,8 @@
 // Needs ranks and (possibly symbolic) dims from shape inference. When Q, K, V
 // are head splits of [B, S, H*D] projections (Reshape + Transpose) and the
 // output is merged back the same way, the kernel reads that layout directly.
+#include <algorithm>
+
 #include "graph/passes/pass_util.h"
 #include "graph/passes/passes.h"
 
@@ -296,6 +298,15 @@ int fuseQkvProjections(Graph& g) {
         std::copy(w[i]->data<float>() + k * N, w[i]->data<float>() + (k + 1) * N, W.data<float>() + k * 3 * N + i * N);
       for (int64_t j = 0; j < N; ++j) B.data<float>()[i * N + j] = b[i] ? b[i]->data<float>()[j] : 0.f;
     }
+    // The three weights (and biases) go now, not with the nodes at the end:
+    // BERT-base's twelve concatenations would otherwise sit beside their
+    // sources, 85 MB on the session's peak memory.
+    for (int i = 0; i < 3; ++i)
+      for (size_t in = 1; in < g.nodes[p[i]].inputs.size(); ++in) {
+        const std::string& name = g.nodes[p[i]].inputs[in];
+        const bool input = std::any_of(g.inputs.begin(), g.inputs.end(), [&](const ValueInfo& v) { return v.name == name; });
+        if (!name.empty() && idx.readers(name) == 1 && !idx.isGraphOutput(name) && !input) g.initializers.erase(name);
+      }
     Node& q = g.nodes[p[0]];
     std::string base = (q.name.empty() ? q.outputs[0] : q.name) + "_qkv";
     for (int k = 1; g.initializers.count(base + ".W") || g.findValue(base); ++k) base += "_" + std::to_string(k);

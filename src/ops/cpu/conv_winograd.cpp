@@ -297,11 +297,11 @@ __attribute__((target("avx512f"))) void outputTransformB(const ConvGeom& g, cons
 // The AVX-512 path (cvecGemmBlocked's ISA) or the portable one.
 bool vectorPath() { return std::string(gemm::isa().name) == "avx512"; }
 
-// U = G w G^T per position xi, as T^2 arrays of M x C (rows = output
-// channels), computed in double and rounded once.
-template <int m>
-std::unique_ptr<float[]> transformWeights(const ConvGeom& g, const float* w, int64_t Cld, bool byOutput) {
-  constexpr int T = m + 2, T2 = T * T;
+// U = G w G^T for every (output, input) channel pair, computed in double
+// and rounded once; put(xi, mo, c, value) stores position xi's value.
+template <int m, class Put>
+void transformWeights(const ConvGeom& g, const float* w, Put put) {
+  constexpr int T = m + 2;
   // G (T x 3): F(2x2) [[1,0,0],[1/2,1/2,1/2],[1/2,-1/2,1/2],[0,0,1]];
   // F(4x4) [[1/4,0,0],[-1/6,-1/6,-1/6],[-1/6,1/6,-1/6],[1/24,1/12,1/6],
   // [1/24,-1/12,1/6],[0,0,1]].
@@ -309,42 +309,46 @@ std::unique_ptr<float[]> transformWeights(const ConvGeom& g, const float* w, int
   static constexpr double G4[6][3] = {{1. / 4, 0, 0},           {-1. / 6, -1. / 6, -1. / 6}, {-1. / 6, 1. / 6, -1. / 6},
                                       {1. / 24, 1. / 12, 1. / 6}, {1. / 24, -1. / 12, 1. / 6}, {0, 0, 1}};
   const double(*Gm)[3] = m == 2 ? G2 : G4;
-  const int64_t C = g.C, M = g.M;
-  // byOutput: [xi][M][Cld] (zero past C); else [xi][C][M].
-  std::unique_ptr<float[]> u(new float[T2 * Cld * M]());
-  for (int64_t mo = 0; mo < M; ++mo)
-    for (int64_t c = 0; c < C; ++c) {
-      const float* k = w + (mo * C + c) * 9;
+  for (int64_t mo = 0; mo < g.M; ++mo)
+    for (int64_t c = 0; c < g.C; ++c) {
+      const float* k = w + (mo * g.C + c) * 9;
       double gk[T][3];  // G k
       for (int i = 0; i < T; ++i)
         for (int j = 0; j < 3; ++j) gk[i][j] = Gm[i][0] * k[j] + Gm[i][1] * k[3 + j] + Gm[i][2] * k[6 + j];
       for (int i = 0; i < T; ++i)
-        for (int j = 0; j < T; ++j) {
-          const float v = float(gk[i][0] * Gm[j][0] + gk[i][1] * Gm[j][1] + gk[i][2] * Gm[j][2]);
-          const int64_t xi = i * T + j;
-          u[byOutput ? (xi * M + mo) * Cld + c : (xi * C + c) * M + mo] = v;
-        }
+        for (int j = 0; j < T; ++j)
+          put(i * T + j, mo, c, float(gk[i][0] * Gm[j][0] + gk[i][1] * Gm[j][1] + gk[i][2] * Gm[j][2]));
     }
-  return u;
 }
 
 template <int m>
 std::vector<PackedB> packWeights(const ConvGeom& g, const float* w) {
   constexpr int T = m + 2, T2 = T * T;
   const int64_t C = g.C, M = g.M;
-  std::vector<PackedB> out;
-  out.reserve(T2);
+  std::vector<PackedB> out(T2);
   if (vectorPath()) {
-    // Channel-vector panels (K = C rounded up to 16) per xi.
-    const int64_t Cp = (C + 15) / 16 * 16;
-    std::unique_ptr<float[]> u = transformWeights<m>(g, w, Cp, true);
-    ConvGeom pg;
-    pg.C = pg.Cg = Cp;
-    pg.M = pg.Mg = M;
-    for (int xi = 0; xi < T2; ++xi) out.push_back(packCvecWeights(pg, u.get() + xi * M * Cp)[0]);
+    // Straight into the channel-vector kernel's panels (packCvecWeights'
+    // layout for a 1x1 conv over Cp = C rounded up to 16 inputs: per xi,
+    // panels of 32 outputs, Cp x 32 each, zero past C and M), with no
+    // intermediate U (SqueezeNet's plan spent a fifth of its time there).
+    const int64_t Cp = (C + 15) / 16 * 16, panels = (M + 31) / 32;
+    float* d[T2];
+    for (int xi = 0; xi < T2; ++xi) {
+      out[xi].K = Cp;
+      out[xi].N = M;
+      out[xi].nr = 32;
+      out[xi].kc = int(std::min<int64_t>(Cp, INT32_MAX));
+      out[xi].data = cpu::allocFloats(size_t(panels * Cp * 32));
+      d[xi] = out[xi].data.get();
+      std::fill(d[xi], d[xi] + panels * Cp * 32, 0.f);
+    }
+    transformWeights<m>(g, w, [&](int xi, int64_t mo, int64_t c, float v) {
+      d[xi][(mo >> 5) * Cp * 32 + c * 32 + (mo & 31)] = v;
+    });
   } else {
-    std::unique_ptr<float[]> u = transformWeights<m>(g, w, C, false);
-    for (int xi = 0; xi < T2; ++xi) out.push_back(packB(false, C, M, u.get() + xi * C * M, M));
+    std::unique_ptr<float[]> u(new float[T2 * C * M]);
+    transformWeights<m>(g, w, [&](int xi, int64_t mo, int64_t c, float v) { u[(xi * C + c) * M + mo] = v; });
+    for (int xi = 0; xi < T2; ++xi) out[xi] = packB(false, C, M, u.get() + xi * C * M, M);
   }
   return out;
 }
