@@ -483,6 +483,34 @@ TEST(FusedTransformerOps, SoftmaxRowsAgainstDouble) {
   for (float v : y) EXPECT_TRUE(std::isnan(v)) << "a row masked entirely";
 }
 
+// The multi-row form (four rows interleaved, then single rows): every row
+// equal to the one-row form, with one mask row for all or a row each, and a
+// NaN row and an entirely masked row inside a group of four.
+TEST(FusedTransformerOps, SoftmaxManyRowsMatchOneRow) {
+  std::mt19937 rng(5);
+  std::normal_distribution<float> nd(0.f, 4.f);
+  for (int64_t n : {7, 16, 128, 197})
+    for (int64_t rows : {1, 4, 6, 9})
+      for (int64_t ldMask : {int64_t{0}, n}) {
+        std::vector<float> x(rows * n), mask((ldMask ? rows : 1) * n);
+        for (auto& v : x) v = nd(rng);
+        for (size_t j = 0; j < mask.size(); ++j) mask[j] = j % 7 == 2 ? -INFINITY : nd(rng) * 0.1f;
+        if (rows >= 4) x[1 * n + n / 2] = NAN;                                       // row 1: NaN
+        if (rows >= 4 && ldMask) std::fill(mask.begin() + 2 * n, mask.begin() + 3 * n, -INFINITY);  // row 2: all masked
+        std::vector<float> want(rows * n), got = x;
+        for (int64_t r = 0; r < rows; ++r)
+          cpu::scaledMaskedSoftmaxRow(x.data() + r * n, mask.data() + r * ldMask, 0.3f, want.data() + r * n, n);
+        cpu::scaledMaskedSoftmaxRows(got.data(), mask.data(), ldMask, 0.3f, got.data(), rows, n);
+        for (int64_t i = 0; i < rows * n; ++i) {
+          if (std::isnan(want[i])) {
+            ASSERT_TRUE(std::isnan(got[i])) << "n " << n << " rows " << rows << " i " << i;
+          } else {
+            ASSERT_NEAR(got[i], want[i], 1e-7f) << "n " << n << " rows " << rows << " i " << i;
+          }
+        }
+      }
+}
+
 TEST(FusedTransformerOps, FusedMatMulGelu) {
   // numpy: h = x @ W + b; np.vectorize(lambda v: 0.5 * v * (1 + math.erf(v / np.sqrt(2))))(h)
   OpTester t("FusedMatMul", 1, "ai.oinfer");

@@ -354,8 +354,7 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
         sgemm(false, L.kRows, L.S, L.T, L.D, 1.f, qp + L.qOff(b, h), L.ldq, kp + L.kOff(b, h), L.ldk, 0.f, sc, L.T,
               nullptr);
         const float* mh = mask ? mask + maskOffset(p) : nullptr;
-        for (int64_t s = 0; s < L.S; ++s)
-          cpu::scaledMaskedSoftmaxRow(sc + s * L.T, mh ? mh + s * maskRowStride : nullptr, scale, sc + s * L.T, L.T);
+        cpu::scaledMaskedSoftmaxRows(sc, mh, maskRowStride, scale, sc, L.S, L.T);
         sgemm(false, false, L.S, L.E, L.T, 1.f, sc, L.T, vp + L.vOff(b, h), L.ldv, 0.f, yp + L.oOff(b, h), L.ldo,
               nullptr);
       }

@@ -14,6 +14,10 @@ namespace oinfer::cpu {
 void softmaxRow(const float* x, float* y, int64_t n);
 // Adds mask (nullptr: none) and scales by `scale` before the softmax.
 void scaledMaskedSoftmaxRow(const float* x, const float* mask, float scale, float* y, int64_t n);
+// The same on `rows` rows of n (x and y rows n apart, mask rows ldMask apart:
+// 0 repeats one mask row), several at a time where AVX-512 allows.
+void scaledMaskedSoftmaxRows(const float* x, const float* mask, int64_t ldMask, float scale, float* y, int64_t rows,
+                             int64_t n);
 // y = (x - mean) / sqrt(var + eps) * gamma + beta (beta may be nullptr).
 void layerNormRow(const float* x, const float* gamma, const float* beta, float eps, float* y, int64_t n);
 // y = 0.5 x (1 + erf(x / sqrt 2)); in place allowed.
