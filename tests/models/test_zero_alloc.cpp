@@ -218,6 +218,44 @@ TEST(ZeroAllocation, WarmRunIntoExpandDepthwise) {
   checkFusedNoAllocation(g, {{"x", patterned({1, 16, 112, 112}, 0.1f)}}, "FusedConvDepthwise", true, avx512 ? 0 : 1);
 }
 
+// The blocked kernels of this layout (AVX-512): a 1x1 16->64, a 3x3 64->64
+// on Winograd F(4x4) (its V / O scratch on the caller, its GEMMs on the
+// workers), a blocked depthwise 3x3 (its padded band on the stack), a
+// squeeze-and-excitation scale (a blocked Mul), a 1x1 64->16: after the first
+// run, none allocates (five of the six convs take an activation and become
+// FusedConv; the plan's strategies depend on the ISA, the count does not).
+TEST(ZeroAllocation, WarmRunIntoBlockedWinogradAndDepthwise) {
+  if (!OINFER_COUNT_ALLOCS) GTEST_SKIP() << "sanitizer build: it owns malloc, so allocations cannot be counted";
+  Graph g;
+  g.opsetImports[""] = 13;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 16, 28, 28}});
+  g.initializers["W1"] = patterned({64, 16, 1, 1}, 0.05f);
+  g.initializers["W2"] = patterned({64, 64, 3, 3}, 0.02f);
+  g.initializers["Wd"] = patterned({64, 1, 3, 3}, 0.1f);
+  g.initializers["Wf1"] = patterned({16, 64, 1, 1}, 0.05f);
+  g.initializers["Wf2"] = patterned({64, 16, 1, 1}, 0.05f);
+  g.initializers["W3"] = patterned({16, 64, 1, 1}, 0.05f);
+  g.nodes.push_back(opNode("Conv", {"x", "W1"}, {"a0"}));
+  g.nodes.push_back(opNode("Relu", {"a0"}, {"a"}));
+  Node c2 = opNode("Conv", {"a", "W2"}, {"b0"});
+  c2.attributes = {intsAttr("pads", {1, 1, 1, 1})};
+  g.nodes.push_back(c2);
+  g.nodes.push_back(opNode("Relu", {"b0"}, {"b"}));
+  Node dw = opNode("Conv", {"b", "Wd"}, {"d0"});
+  dw.attributes = {intAttr("group", 64), intsAttr("pads", {1, 1, 1, 1})};
+  g.nodes.push_back(dw);
+  g.nodes.push_back(opNode("Relu", {"d0"}, {"d"}));
+  g.nodes.push_back(opNode("GlobalAveragePool", {"d"}, {"gp"}));
+  g.nodes.push_back(opNode("Conv", {"gp", "Wf1"}, {"f0"}));
+  g.nodes.push_back(opNode("Relu", {"f0"}, {"f1"}));
+  g.nodes.push_back(opNode("Conv", {"f1", "Wf2"}, {"f2"}));
+  g.nodes.push_back(opNode("Sigmoid", {"f2"}, {"s"}));
+  g.nodes.push_back(opNode("Mul", {"d", "s"}, {"m"}));
+  g.nodes.push_back(opNode("Conv", {"m", "W3"}, {"y"}));
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  checkFusedNoAllocation(g, {{"x", patterned({1, 16, 28, 28}, 0.1f)}}, "FusedConv", true, 5);
+}
+
 // A SqueezeNet stem at full size (3x3 stride-2 Conv 3->64 + Relu, then a
 // 3x3 stride-2 MaxPool): one FusedConvMaxPool after the passes, whose
 // per-thread band buffers are made when the plan is, and whose input phase
