@@ -17,9 +17,10 @@
 // with both cores idle, ~1.1 ms, and the waking thread itself was held ~1 ms
 // in the notify), longer than many kernels, so a second thread woken per
 // kernel helps little. A worker
-// therefore keeps polling (with a pause instruction) for `spinMicros` after
-// its last chunk before it sleeps, and a caller polls for its chunks to finish
-// for as long before it blocks. Within one inference the kernels come back to
+// therefore keeps polling for `spinMicros` after its last chunk before it
+// sleeps (pause instructions for the first 50 us, then yielding the core
+// between checks, so a process sharing the core gets it back), and a caller
+// polls for its chunks to finish for as long before it blocks. Within one inference the kernels come back to
 // back, so the workers stay awake through it; once the window has passed with
 // no work every worker sleeps: an idle pool uses no CPU. wake() sets the
 // sleeping workers polling ahead of a burst of work (Session::run calls it as
