@@ -252,7 +252,7 @@ void runTile(int, bool, int, int64_t, const float*, const int64_t*, const float*
 bool cvecSuits(const ConvGeom& g) {
   // 2-d, a horizontal stride the kernel has a variant for, and enough output
   // channels per group to fill the 32 lanes (at most 1/4 padding).
-  if (std::string(gemm::isa().name) != "avx512") return false;  // chosen only on AVX-512 CPUs
+  if (!gemm::avx512Kernels()) return false;  // chosen only on AVX-512 CPUs
   if (g.k[0] != 1 || g.grid[0] != 1 || g.img[0] != 1) return false;
   if (g.s[2] > 2 || g.Mg < 24) return false;
   const int64_t panels = (g.Mg + kLanes - 1) / kLanes;
@@ -260,7 +260,7 @@ bool cvecSuits(const ConvGeom& g) {
 }
 
 bool cvecBlockedSuits(const ConvGeom& g, bool in, bool out) {
-  if (std::string(gemm::isa().name) != "avx512") return false;
+  if (!gemm::avx512Kernels()) return false;
   if (g.k[0] != 1 || g.grid[0] != 1 || g.img[0] != 1 || g.G != 1) return false;
   // Stride 1 or 2 both ways. Blocked input: read in place or from a blocked
   // padded copy (no phase split: a pixel is a whole line, so a stride-2 tile

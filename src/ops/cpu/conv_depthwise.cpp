@@ -675,7 +675,7 @@ __attribute__((target("avx512f"))) void dwBlockedUnits(const ConvGeom& g, const 
 }  // namespace
 
 bool depthwiseBlockedSuits(const ConvGeom& g, GemmActivation act) {
-  if (std::string(gemm::isa().name) != "avx512") return false;  // the blocked layout's ISA
+  if (!gemm::avx512Kernels()) return false;  // the blocked layout's ISA
   if (g.k[0] != 1 || g.grid[0] != 1 || g.img[0] != 1) return false;
   if (g.Cg != 1 || g.Mg != 1 || g.M % 16 != 0) return false;
   return act != GemmActivation::kGelu && dwBandRows(g) >= 1;

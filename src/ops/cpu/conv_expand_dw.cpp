@@ -93,7 +93,7 @@ __attribute__((target("avx512f"))) void expandRows512(const float* x, int64_t ld
 }  // namespace
 
 bool expandDepthwiseSuits(const ConvGeom& ga, const ConvGeom& gb, const Activation& expandAct) {
-  if (std::string(gemm::isa().name) != "avx512") return false;
+  if (!gemm::avx512Kernels()) return false;
   if (expandAct.act == GemmActivation::kGelu) return false;  // no in-register form
   if (ga.k[0] != 1 || ga.K != 1 || ga.G != 1 || gb.k[0] != 1 || gb.grid[0] != 1 || gb.img[0] != 1) return false;
   if (gb.G != gb.C || gb.M != gb.C || gb.C != ga.M) return false;
@@ -104,7 +104,7 @@ bool expandDepthwiseSuits(const ConvGeom& ga, const ConvGeom& gb, const Activati
 }
 
 void reserveExpandDepthwiseScratch(ThreadPool& pool) {
-  if (std::string(gemm::isa().name) != "avx512") return;  // expandDepthwiseSuits never holds
+  if (!gemm::avx512Kernels()) return;  // expandDepthwiseSuits never holds
   pool.runOnEachThread([](int64_t, int64_t) { tlsRows.get(size_t(kBufFloats)); });
 }
 

@@ -161,7 +161,7 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
   ep.act = act.act;
   ep.p0 = act.p0;
   ep.p1 = act.p1;
-  const bool avx512 = std::string(gemm::isa().name) == "avx512";
+  const bool avx512 = gemm::avx512Kernels();
   // Small planes, 16 channels at a time (no residual; any activation but Gelu).
   if (avx512 && !z && act.act != GemmActivation::kGelu && depthwiseBlocksFit(g)) {
     const ClampSplit cs = splitClamp(act);

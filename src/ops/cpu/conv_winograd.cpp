@@ -295,7 +295,7 @@ __attribute__((target("avx512f"))) void outputTransformB(const ConvGeom& g, cons
 #endif
 
 // The AVX-512 path (cvecGemmBlocked's ISA) or the portable one.
-bool vectorPath() { return std::string(gemm::isa().name) == "avx512"; }
+bool vectorPath() { return gemm::avx512Kernels(); }
 
 // U = G w G^T for every (output, input) channel pair, computed in double
 // and rounded once; put(xi, mo, c, value) stores position xi's value.

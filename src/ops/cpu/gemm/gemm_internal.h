@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "ops/cpu/gemm/sgemm.h"
 
@@ -59,6 +60,15 @@ inline bool fusedActivation(const Isa& isa, GemmActivation a) {
 }
 
 const Isa& isa();  // chosen once from the running CPU
+
+// Whether that choice is the AVX-512 micro-kernel: the ISA the Conv kernels
+// with their own AVX-512 tiles (channel-vector, pixel-vector, Winograd's
+// blocked path, the blocked layout's kernels) are chosen on, so that
+// OINFER_GEMM_ISA=avx2 / generic turns them off too.
+inline bool avx512Kernels() {
+  static const bool v = std::string(isa().name) == "avx512";
+  return v;
+}
 
 Isa isaAvx512();
 Isa isaAvx2();

@@ -364,7 +364,7 @@ bool clampActivation(const GemmEpilogue& ep, float& lo, float& hi) {
 }
 
 void activateBlock(const GemmEpilogue& ep, float* c, int64_t ldc, int64_t rows, int64_t cols) {
-  static const bool vec = std::string(isa().name) == "avx512";
+  const bool vec = avx512Kernels();
   if (vec && activateRows512(ep, c, ldc, rows, cols)) return;
   for (int64_t r = 0; r < rows; ++r) {
     float* cr = c + r * ldc;
