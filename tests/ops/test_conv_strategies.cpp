@@ -170,6 +170,10 @@ TEST(ConvStrategy, Winograd4x4) {
   EXPECT_EQ(conv::winogradSuits(geom3x3(16, 64, 55, 55, 1)), vec) << "16 input channels: F(4x4) only";
   EXPECT_FALSE(conv::winogradSuits(geom3x3(512, 512, 7, 7, 1))) << "4 tiles";
   EXPECT_FALSE(conv::winogradSuits(geom3x3(8, 64, 56, 56, 1))) << "8 input channels";
+  // Planes past the AVX-512 transforms' int32 offsets (2^31 / 16 pixels):
+  // refused there (its weights would be packed for a path that cannot run),
+  // F(2x2) on the portable path.
+  EXPECT_EQ(conv::winogradSuits(geom3x3(128, 64, 12000, 12000, 1)), !vec);
   runCase({1, 64, 28, 28}, {64, 64, 3, 3}, {1, 1, 1, 1}, true, true, kF4RangeTol);
   runCase({2, 20, 27, 29}, {70, 20, 3, 3}, {1, 1, 1, 1}, false, true, kF4RangeTol);  // odd everything
   runCase({1, 32, 30, 33}, {64, 32, 3, 3}, {1, 1, 0, 1}, true, true, kF4RangeTol);   // no padding: 28x31

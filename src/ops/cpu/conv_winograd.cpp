@@ -294,8 +294,15 @@ __attribute__((target("avx512f"))) void outputTransformB(const ConvGeom& g, cons
 }
 #endif
 
-// The AVX-512 path (cvecGemmBlocked's ISA) or the portable one.
+// The AVX-512 path (gemm::avx512Kernels: cvecGemmBlocked's ISA) or the
+// portable one; the weights are packed for the one that runs. The AVX-512
+// transforms gather and scatter 16 channel planes with int32 offsets, so
+// they take planes of fewer than 2^31 / 16 pixels (winogradSuits refuses
+// larger ones there: the portable path cannot read weights packed for it).
 bool vectorPath() { return gemm::avx512Kernels(); }
+bool offsetsFit(const ConvGeom& g) {
+  return g.imgSize * 16 < (int64_t{1} << 31) && g.gridSize * 16 < (int64_t{1} << 31);
+}
 
 // U = G w G^T for every (output, input) channel pair, computed in double
 // and rounded once; put(xi, mo, c, value) stores position xi's value.
@@ -420,10 +427,9 @@ void run(ThreadPool& pool, const ConvGeom& g, const float* x, const std::vector<
   // Relu / Clip in the output transform, after the residual; any other
   // activation in a pass over Y after.
   const ClampSplit cs = splitClamp(act);
-  bool vec = false;
-#if defined(__x86_64__) || defined(__i386__)
-  vec = vectorPath() && g.imgSize * 16 < (int64_t{1} << 31) && P * 16 < (int64_t{1} << 31);  // int32 gather offsets
-#endif
+  const bool vec = vectorPath();
+  if (vec && !offsetsFit(g))
+    throw Error(ErrorCode::kInternal, "convWinograd: planes too large for the AVX-512 path's int32 offsets");
   if ((inBlocked || outBlocked) && !vec)
     throw Error(ErrorCode::kInternal, "convWinograd: the blocked layout needs the AVX-512 path");
   for (int64_t n = 0; n < g.N; ++n) {
@@ -484,7 +490,7 @@ bool winogradSuits(const ConvGeom& g) {
   // (outputs of 12x12 and up). F(2x2) against the shifted-input GEMM (2
   // threads, one run): 128 ch @28 0.97-1.09 vs 1.32-1.47 ms, 256 ch @14
   // 1.08-1.24 vs 1.14-1.43; even at 64 ch @56, and 1.7x slower at 16 ch.
-  if (!winograd3x3(g) || g.M < 64) return false;
+  if (!winograd3x3(g) || g.M < 64 || (vectorPath() && !offsetsFit(g))) return false;
   if (winogradOutputTile(g) == 4) return true;
   return g.C >= 128 && tilesOf(g, 2) >= 36;
 }
