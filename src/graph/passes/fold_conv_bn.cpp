@@ -2,6 +2,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "graph/passes/pass_util.h"
 #include "graph/passes/passes.h"
 
 namespace oinfer::passes {
@@ -96,14 +97,7 @@ int foldConvBatchNorm(Graph& g) {
   g.nodes = std::move(kept);
   // Drop the unfolded weights and BN parameters that nothing reads any more.
   std::set<std::string> used;
-  for (const Node& n : g.nodes) {
-    for (const auto& i : n.inputs) used.insert(i);
-    for (const auto& a : n.attributes) {
-      if (a.g) used.insert(a.g->outerScopeInputs.begin(), a.g->outerScopeInputs.end());
-      for (const auto& sg : a.graphs)
-        if (sg) used.insert(sg->outerScopeInputs.begin(), sg->outerScopeInputs.end());
-    }
-  }
+  for (const Node& n : g.nodes) util::addReads(n, used);
   for (const auto& o : g.outputs) used.insert(o.name);
   for (const auto& name : replaced)
     if (!used.count(name)) g.initializers.erase(name);

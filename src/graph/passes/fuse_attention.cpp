@@ -150,15 +150,10 @@ int64_t gatherIndex0(const Graph& g, const GraphIndex& idx, const Node& n) {
   return i->data<int64_t>()[0];
 }
 
-// The axes of a Squeeze / Unsqueeze: the attribute (before opset 13) or a
-// constant input.
-std::vector<int64_t> axesOf(const Graph& g, const GraphIndex& idx, const Node& n) {
-  if (n.inputs.size() > 1) {
-    const Tensor* a = constant(g, idx, n.inputs[1]);
-    if (!a || a->dtype() != DataType::kInt64) return {};
-    return std::vector<int64_t>(a->data<int64_t>(), a->data<int64_t>() + a->numel());
-  }
-  return n.attrInts("axes");
+// Whether a Squeeze / Unsqueeze takes exactly these axes.
+bool hasAxes(const Graph& g, const GraphIndex& idx, const Node& n, std::vector<int64_t> want) {
+  std::vector<int64_t> axes;
+  return constAxes(g, idx, n, axes) && axes == want;
 }
 
 // The fused QKV projection the export splits into Q, K and V:
@@ -177,14 +172,14 @@ std::string fusedQkvSource(const Graph& g, const GraphIndex& idx, const std::str
     gathers.push_back(ga);
   }
   const int sqz = idx.producerOf(sq, "Squeeze");
-  if (sqz < 0 || idx.readers(sq) != 3 || idx.isGraphOutput(sq) || axesOf(g, idx, g.nodes[sqz]) != std::vector<int64_t>{3})
+  if (sqz < 0 || idx.readers(sq) != 3 || idx.isGraphOutput(sq) || !hasAxes(g, idx, g.nodes[sqz], {3}))
     return "";
   const std::string& t1v = g.nodes[sqz].inputs[0];
   const int t1 = idx.producerOf(t1v, "Transpose");
   if (t1 < 0 || !idx.internal(t1v) || g.nodes[t1].attrInts("perm") != std::vector<int64_t>{3, 1, 2, 0, 4}) return "";
   const std::string& uv = g.nodes[t1].inputs[0];
   const int u = idx.producerOf(uv, "Unsqueeze");
-  if (u < 0 || !idx.internal(uv) || axesOf(g, idx, g.nodes[u]) != std::vector<int64_t>{0}) return "";
+  if (u < 0 || !idx.internal(uv) || !hasAxes(g, idx, g.nodes[u], {0})) return "";
   const std::string& rv = g.nodes[u].inputs[0];
   const int r = idx.producerOf(rv, "Reshape");
   std::vector<int64_t> s4, s3;

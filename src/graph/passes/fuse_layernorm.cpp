@@ -22,13 +22,8 @@ using namespace util;
 // Whether this ReduceMean averages exactly the last axis of its input, keeping dims.
 bool lastAxisMean(const Graph& g, const GraphIndex& idx, const Node& n) {
   if (!isOp(n, "ReduceMean") || n.attrInt("keepdims", 1) != 1) return false;
-  std::vector<int64_t> axes = n.attrInts("axes");
-  if (n.inputs.size() > 1 && !n.inputs[1].empty()) {
-    const Tensor* t = constant(g, idx, n.inputs[1]);
-    if (!t || t->dtype() != DataType::kInt64) return false;
-    axes.assign(t->data<int64_t>(), t->data<int64_t>() + t->numel());
-  }
-  if (axes.size() != 1) return false;
+  std::vector<int64_t> axes;
+  if (!constAxes(g, idx, n, axes) || axes.size() != 1) return false;
   if (axes[0] == -1) return true;
   const int64_t rank = rankOf(g, n.inputs[0]);
   return rank > 0 && axes[0] == rank - 1;

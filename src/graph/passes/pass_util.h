@@ -86,6 +86,20 @@ inline const Tensor* constant(const Graph& g, const GraphIndex& idx, const std::
   return g.nodes[p].attrTensor("value");
 }
 
+// The axes of a ReduceMean / Squeeze / Unsqueeze: the constant input 1
+// (opset 13 and up; false when it is not a constant int64) or else the
+// attribute.
+inline bool constAxes(const Graph& g, const GraphIndex& idx, const Node& n, std::vector<int64_t>& axes) {
+  if (n.inputs.size() > 1 && !n.inputs[1].empty()) {
+    const Tensor* t = constant(g, idx, n.inputs[1]);
+    if (!t || t->dtype() != DataType::kInt64) return false;
+    axes.assign(t->data<int64_t>(), t->data<int64_t>() + t->numel());
+    return true;
+  }
+  axes = n.attrInts("axes");
+  return true;
+}
+
 // A float32 constant with exactly one element.
 inline bool scalarConst(const Graph& g, const GraphIndex& idx, const std::string& name, float& v) {
   const Tensor* t = constant(g, idx, name);
@@ -127,6 +141,17 @@ inline const std::string& other(const Node& n, const std::string& one) {
   return n.inputs[0] == one ? n.inputs[1] : n.inputs[0];
 }
 
+// Adds the names node n reads to `read`: its inputs and what its subgraphs
+// read from the outer scope.
+inline void addReads(const Node& n, std::set<std::string>& read) {
+  read.insert(n.inputs.begin(), n.inputs.end());
+  for (const auto& a : n.attributes) {
+    if (a.g) read.insert(a.g->outerScopeInputs.begin(), a.g->outerScopeInputs.end());
+    for (const auto& sg : a.graphs)
+      if (sg) read.insert(sg->outerScopeInputs.begin(), sg->outerScopeInputs.end());
+  }
+}
+
 // Drops the marked nodes and any initializer nothing reads any more; marks
 // the graph for re-inference.
 inline void removeNodes(Graph& g, const std::vector<bool>& drop) {
@@ -136,14 +161,7 @@ inline void removeNodes(Graph& g, const std::vector<bool>& drop) {
     if (!drop[i]) kept.push_back(std::move(g.nodes[i]));
   g.nodes = std::move(kept);
   std::set<std::string> used;
-  for (const Node& n : g.nodes) {
-    used.insert(n.inputs.begin(), n.inputs.end());
-    for (const auto& a : n.attributes) {
-      if (a.g) used.insert(a.g->outerScopeInputs.begin(), a.g->outerScopeInputs.end());
-      for (const auto& sg : a.graphs)
-        if (sg) used.insert(sg->outerScopeInputs.begin(), sg->outerScopeInputs.end());
-    }
-  }
+  for (const Node& n : g.nodes) addReads(n, used);
   for (const auto& o : g.outputs) used.insert(o.name);
   for (auto it = g.initializers.begin(); it != g.initializers.end();)
     it = used.count(it->first) ? std::next(it) : g.initializers.erase(it);
@@ -169,12 +187,7 @@ inline int removeDeadNodes(Graph& g) {
       ++dropped;
       continue;
     }
-    read.insert(n.inputs.begin(), n.inputs.end());
-    for (const auto& a : n.attributes) {
-      if (a.g) read.insert(a.g->outerScopeInputs.begin(), a.g->outerScopeInputs.end());
-      for (const auto& sg : a.graphs)
-        if (sg) read.insert(sg->outerScopeInputs.begin(), sg->outerScopeInputs.end());
-    }
+    addReads(n, read);
   }
   if (dropped) removeNodes(g, drop);
   return dropped;

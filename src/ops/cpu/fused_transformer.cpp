@@ -194,8 +194,9 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
   const int64_t numHeads = init.node.attrInt("num_heads", 0);
   const bool seqFirst = init.node.attrInt("seq_first", 0) != 0;
   const int64_t headSize = init.node.attrInt("head_size", 0);
-  std::vector<int64_t> offsets = init.node.attrInts("offsets", {0, 0, 0});
-  const bool hasOffsets = init.node.attrInts("offsets", {}).size() > 0;
+  std::vector<int64_t> offsets = init.node.attrInts("offsets", {});
+  const bool hasOffsets = !offsets.empty();
+  if (!hasOffsets) offsets = {0, 0, 0};
   if ((seqFirst || hasOffsets) && (numHeads <= 0 || headSize <= 0 || offsets.size() != 3 || offsets[0] < 0 ||
                                    offsets[1] < 0 || offsets[2] < 0))
     init.fail("seq_first and offsets need num_heads > 0, head_size > 0 and three offsets >= 0");
