@@ -8,8 +8,10 @@
 #include <cstdlib>
 #include <mutex>
 #include <new>
+#include <string>
 
 #include "graph/passes/passes.h"
+#include "ops/cpu/gemm/sgemm.h"
 #include "runtime/cuda_exec.h"
 #include "runtime/executor.h"
 #include "runtime/fp16.h"
@@ -227,7 +229,10 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
     // would pin each attention block to the host with copies around it.
     if (options.optimizationLevel >= 1) optimizeForDevice(g);
   } else {
-    passes::optimize(g, options.optimizationLevel, options.blockedLayout);
+    // The blocked layout is kept only on the AVX-512 kernels (the ISA the
+    // kernels that take it are chosen on); the passes plan around it.
+    passes::optimize(g, options.optimizationLevel,
+                     options.blockedLayout && std::string(sgemmIsa()) == "avx512");
   }
   if (options.fp16 && !runtime::convertToFloat16(g))
     spdlog::warn("fp16: the graph has subgraphs; it runs in float32");

@@ -26,7 +26,6 @@
 
 #include "graph/passes/pass_util.h"
 #include "graph/passes/passes.h"
-#include "ops/cpu/gemm/sgemm.h"
 
 namespace oinfer::passes {
 
@@ -82,19 +81,18 @@ bool isDepthwise(const Graph& g, const Node& n, int64_t channels) {
 }  // namespace
 
 int fuseConvDepthwise(Graph& g, bool blockedLayout) {
-  // Where the plan will keep E in the blocked layout (16k channels, AVX-512),
-  // the expand writes it blocked and the blocked depthwise kernel reads it:
+  // Where the plan will keep E in the blocked layout (16k channels), the
+  // expand writes it blocked and the blocked depthwise kernel reads it:
   // faster than the fused NCHW kernel. Side by side, fusion off / on (both
   // orders, paired medians): EfficientNet-B0 1.005-1.07, MobileNetV2
   // 1.03-1.05 (these blocks' E: 96-240 channels on 112x112 to 28x28).
-  const bool blockedE = blockedLayout && std::string(sgemmIsa()) == "avx512";
   return util::fusePairs(
       g, [&](const Node& n) { return isExpand(g, n); },
       [&](const Node& ex, const Node& dw, const Shape& es) -> std::optional<Node> {
         if (es[2].value < kMinPlane || es[3].value < kMinPlane) return std::nullopt;
         const int64_t channels = g.initializers.at(ex.inputs[1]).dim(0);
         if (!isDepthwise(g, dw, channels)) return std::nullopt;
-        if (blockedE && channels % 16 == 0 && dw.attrString("activation", "") != "Gelu") return std::nullopt;
+        if (blockedLayout && channels % 16 == 0 && dw.attrString("activation", "") != "Gelu") return std::nullopt;
         Node f = util::internalNode("FusedConvDepthwise", ex.name.empty() ? dw.name : ex.name + "+" + dw.name);
         f.inputs = {ex.inputs[0], ex.inputs[1], hasInput(ex, 2) ? ex.inputs[2] : std::string(), dw.inputs[1],
                     hasInput(dw, 2) ? dw.inputs[2] : std::string()};

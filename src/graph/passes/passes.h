@@ -9,8 +9,9 @@ namespace oinfer::passes {
 
 // Replaces each node whose outputs shape inference can compute (at most 4096
 // elements in all, not a graph output, no subgraph) by initializers, then
-// drops the nodes left with no reader (fold_constants.cpp), so the fusions
-// see constants and single readers. Returns the number of nodes folded.
+// drops the nodes left with no reader, so the fusions see constants and
+// single readers. Returns the number of nodes folded. Defined in
+// src/ops/fold_constants.cpp (it evaluates nodes), as Graph::inferShapes is.
 int foldConstants(Graph& g);
 
 // Folds an inference-mode BatchNormalization into the Conv that feeds it, when
@@ -34,10 +35,11 @@ int fuseConvMaxPool(Graph& g);
 // 1x1 [Fused]Conv -> depthwise [Fused]Conv (MobileNet / EfficientNet block
 // heads, planes of 28 x 28 and up) -> one ai.oinfer FusedConvDepthwise
 // (fuse_conv_depthwise.cpp); run after fuseConvActivation, CPU sessions
-// only (the op has no CUDA kernel). blockedLayout: the session keeps
-// eligible tensors in NCHW16c (SessionOptions::blockedLayout); then a pair
-// whose expanded tensor the layout takes (16k channels, AVX-512) is left
-// apart. Returns the number of fused pairs.
+// only (the op has no CUDA kernel). blockedLayout: the session's plan keeps
+// eligible tensors in NCHW16c (SessionOptions::blockedLayout on a CPU whose
+// kernels take it: the session decides); then a pair whose expanded tensor
+// the layout takes (16k channels) is left apart. Returns the number of fused
+// pairs.
 int fuseConvDepthwise(Graph& g, bool blockedLayout = false);
 
 // Transformer passes (fuse_*.cpp, eliminate_transpose.cpp); each returns the

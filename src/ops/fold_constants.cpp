@@ -8,6 +8,9 @@
 // node): a large one would be a second copy of a weight. Nodes left with no
 // reader (the Shape a folded chain started from) go too, so a value they
 // read counts one reader fewer for the fusions' single-reader checks.
+// Declared with the passes (graph/passes/passes.h) but defined here, as
+// Graph::inferShapes is (evaluate.cpp): it runs kernels to fold, and src/graph
+// depends on nothing above it.
 #include <set>
 
 #include "graph/passes/pass_util.h"
