@@ -174,6 +174,20 @@ TEST(ConvStrategy, Winograd4x4) {
   // refused there (its weights would be packed for a path that cannot run),
   // F(2x2) on the portable path.
   EXPECT_EQ(conv::winogradSuits(geom3x3(128, 64, 12000, 12000, 1)), !vec);
+  // Called directly anyway (no plan does): refused before touching memory;
+  // and weights packed for neither tile size.
+  ThreadPool pool(1);
+  auto expectError = [&](const conv::ConvGeom& g, size_t positions, const std::string& want) {
+    try {
+      conv::convWinograd(pool, g, nullptr, std::vector<PackedB>(positions), nullptr, nullptr, nullptr,
+                         conv::Activation{});
+      FAIL() << "expected an error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  };
+  if (vec) expectError(geom3x3(128, 64, 12000, 12000, 1), 16, "planes too large for the AVX-512 path's int32 offsets");
+  expectError(geom3x3(128, 64, 12, 12, 1), 3, "weights packed for neither F(2x2, 3x3) nor F(4x4, 3x3)");
   runCase({1, 64, 28, 28}, {64, 64, 3, 3}, {1, 1, 1, 1}, true, true, kF4RangeTol);
   runCase({2, 20, 27, 29}, {70, 20, 3, 3}, {1, 1, 1, 1}, false, true, kF4RangeTol);  // odd everything
   runCase({1, 32, 30, 33}, {64, 32, 3, 3}, {1, 1, 0, 1}, true, true, kF4RangeTol);   // no padding: 28x31
@@ -608,6 +622,16 @@ TEST(ConvStrategy, DepthwiseBlocked) {
       << "Gelu";
   EXPECT_FALSE(conv::depthwiseBlockedSuits(geomOf({1, 32, 8, 8}, {32, 2, 3, 3}, dw(16, 1, 1)), GemmActivation::kNone))
       << "two channels per group";
+  const conv::ConvGeom g = geomOf({1, 16, 8, 8}, {16, 1, 3, 3}, dw(16, 1, 1));
+  conv::Activation gelu;
+  gelu.act = GemmActivation::kGelu;
+  try {
+    conv::depthwiseBlocked(pool, g, nullptr, nullptr, nullptr, nullptr, nullptr, gelu);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the shape or activation does not suit the kernel"), std::string::npos)
+        << e.what();
+  }
 }
 
 // What the kernel refuses in the blocked layout, with the reason.

@@ -9,6 +9,8 @@
 #include "../op_tester.h"
 #include "graph/passes/passes.h"
 #include "ops/cpu/fused_transformer_rows.h"
+#include "ops/kernel.h"
+#include "ops/registry.h"
 #include "oinfer/oinfer.h"
 
 using namespace oinfer;
@@ -729,6 +731,45 @@ TEST(FusedTransformerOps, AttentionAtOffsetsRejectsNarrowInputs) {
     if (seqFirst) t.attr("seq_first", int64_t{1});
     t.attr("offsets", std::vector<int64_t>{0, 8, 16});  // V's heads would end at column 24 of 20
     t.expectError("at column offsets 0, 8, 16");
+  }
+}
+
+// seq_first / offsets without a head size (or with a bad offset list): the
+// shape function refuses the node, and so does the kernel where the shapes
+// are not known to shape inference.
+TEST(FusedTransformerOps, AttentionAtOffsetsNeedsAHeadSize) {
+  for (bool seqFirst : {false, true}) {
+    SCOPED_TRACE(seqFirst ? "seq_first" : "[B, S, W]");
+    OpTester t("FusedAttention", 1, "ai.oinfer");
+    t.input("q", Tensor(DataType::kFloat, {1, 5, 24}))
+        .input("k", Tensor(DataType::kFloat, {1, 5, 24}))
+        .input("v", Tensor(DataType::kFloat, {1, 5, 24}))
+        .output("y");
+    t.attr("num_heads", int64_t{2});
+    if (seqFirst) t.attr("seq_first", int64_t{1});
+    t.attr("offsets", std::vector<int64_t>{0, 8, 16});
+    t.expectError(seqFirst ? "num_heads / head_size are not positive" : "head_size is not positive");
+  }
+  Node n;
+  n.opType = "FusedAttention";
+  n.domain = "ai.oinfer";
+  n.name = "att";
+  n.inputs = {"q", "k", "v"};
+  n.outputs = {"y"};
+  intAttr(n, "num_heads", 2);
+  intAttr(n, "seq_first", 1);
+  ints(n, "offsets", {0, 8});  // two offsets, no head size
+  const OpDef* def = Registry::global().find("ai.oinfer", "FusedAttention", 1);
+  ASSERT_NE(def, nullptr);
+  ValueInfo unknown{"q", ValueKind::kTensor, DataType::kFloat, false, {}};
+  KernelInit init{n, 1, {&unknown, &unknown, &unknown}, {nullptr, nullptr, nullptr}, {&unknown}};
+  try {
+    def->cpu(init);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("need num_heads > 0, head_size > 0 and three offsets >= 0"),
+              std::string::npos)
+        << e.what();
   }
 }
 
