@@ -18,6 +18,7 @@
 #include <immintrin.h>
 #endif
 
+#include "ops/cpu/cpu_features.h"
 #include "ops/cpu/dispatch.h"
 #include "ops/cpu/gemm/act512.h"
 #include "ops/cpu/pool_common.h"
@@ -237,7 +238,7 @@ __attribute__((target("avx512f"))) void maxPoolS2Planes512(const PoolGeom& g, co
 
 bool maxPoolSeparable(ThreadPool& pool, const PoolGeom& g, const float* x, float* y) {
   if (g.out[0] != 1 || g.k[0] != 1 || g.dil[1] != 1 || g.dil[2] != 1) return false;
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  static const bool avx512 = cpu::cpuFeatures().avx512();
 #if defined(__x86_64__) || defined(__i386__)
   if (maxPoolS2PlanesFit(g)) {
     pool.parallelFor(g.planes, [&](int64_t begin, int64_t end) {
@@ -333,7 +334,7 @@ void maxPoolBlockedRowPortable(const float* xb, int64_t W, const PoolGeom& g, co
 }
 
 void maxPoolBlocked(ThreadPool& pool, const PoolGeom& g, const float* x, float* y) {
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  static const bool avx512 = cpu::cpuFeatures().avx512();
   const auto row = avx512 ? &maxPoolBlockedRow512 : &maxPoolBlockedRowPortable;
   const int64_t blocks = g.planes / 16, H = g.img[1], W = g.img[2], OH = g.out[1], OW = g.out[2];
   pool.parallelFor(blocks * OH, [&](int64_t b, int64_t e) {
@@ -442,7 +443,7 @@ void addOp(Registry& r, const char* op, std::initializer_list<int> versions, Kin
 
 bool maxPoolS2PlanesFit(const PoolGeom& g) {
 #if defined(__x86_64__) || defined(__i386__)
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  static const bool avx512 = cpu::cpuFeatures().avx512();
   return avx512 && g.out[0] == 1 && g.k[0] == 1 && g.dil[1] == 1 && g.dil[2] == 1 && g.s[1] == 2 && g.s[2] == 2 &&
          g.k[1] == g.k[2] && (g.k[2] == 2 || g.k[2] == 3);
 #else

@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "ops/cpu/gemm/act512.h"
+#include "ops/cpu/cpu_features.h"
 #include "ops/cpu/gemm/gemm_internal.h"
 
 namespace oinfer::gemm {
@@ -275,8 +276,8 @@ bool activateRows512(const GemmEpilogue&, float*, int64_t, int64_t, int64_t) { r
 #endif
 
 #ifdef OINFER_GEMM_X86
-bool cpuHasAvx512() { return __builtin_cpu_supports("avx512f"); }
-bool cpuHasAvx2() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+bool cpuHasAvx512() { return cpu::cpuFeatures().avx512(); }
+bool cpuHasAvx2() { return cpu::cpuFeatures().avx2Fma(); }
 Isa isaAvx512() { return {"avx512", kMr512, kNr512, &kernel512, &shifted512, true}; }
 Isa isaAvx2() { return {"avx2", kMr256, kNr256, &kernel256, &shifted256, false}; }
 #else

@@ -16,13 +16,11 @@ namespace oinfer {
 namespace gemm {
 
 const Isa& isa() {
+  // cpuFeatures() is capped by OINFER_CPU_CAP (or the older OINFER_GEMM_ISA):
+  // tests and comparisons force a lower kernel that way.
   static const Isa chosen = [] {
-    // OINFER_GEMM_ISA=avx2|generic forces a lower kernel (tests and comparisons).
-    const char* force = std::getenv("OINFER_GEMM_ISA");
-    const std::string f = force ? force : "";
-    if (f == "generic") return isaGeneric();
-    if (f != "avx2" && cpuHasAvx512()) return isaAvx512();
-    if (f != "generic" && cpuHasAvx2()) return isaAvx2();
+    if (cpuHasAvx512()) return isaAvx512();
+    if (cpuHasAvx2()) return isaAvx2();
     return isaGeneric();
   }();
   return chosen;
