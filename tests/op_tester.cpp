@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "ops/registry.h"
+#include "ir_util.h"
 
 namespace oinfer::testing {
 
@@ -59,7 +60,7 @@ OpTester& OpTester::absentOutput() {
 }
 
 std::vector<Tensor> OpTester::runOnce(bool symbolic) {
-  const OpDef* def = Registry::global().find(node_.domain, node_.opType, opset_);
+  const OpDef* def = builtinRegistry().find(node_.domain, node_.opType, opset_);
   if (!def)
     throw Error(ErrorCode::kUnsupportedOp, "no registered op " + node_.opType + " for opset " + std::to_string(opset_));
   shape::SymbolGenerator symbols;

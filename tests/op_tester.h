@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "graph/ir.h"
 #include "oinfer/graph.h"
 #include "oinfer/tensor.h"
 

@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "api/builtin_registry.h"
 #include "ops/registry.h"
 
 using namespace oinfer;
@@ -32,7 +33,7 @@ std::string escape(const std::string& s) {
 int main() {
   // (domain, op) in registry order: by domain, then op type.
   std::map<std::pair<std::string, std::string>, Row> rows;
-  for (const OpDef* d : Registry::global().all()) {
+  for (const OpDef* d : builtinRegistry().all()) {
     Row& r = rows[{d->domain, d->opType}];
     r.versions.push_back(d->sinceVersion);
     for (DataType t : d->types) r.types.insert(dataTypeName(t));

@@ -95,7 +95,7 @@ std::vector<std::string> testDataFiles(const std::string& dir, const char* stem)
 std::vector<Input> makeInputs(const Options& o, const Graph& g) {
   std::set<std::string> names;
   std::string list;
-  for (const auto& v : g.inputs) {
+  for (const auto& v : g.inputs()) {
     names.insert(v.name);
     list += (list.empty() ? "" : ", ") + v.name;
   }
@@ -115,15 +115,15 @@ std::vector<Input> makeInputs(const Options& o, const Graph& g) {
     if (!fs::is_directory(o.testDataDir, ec)) throw Fatal{"--test-data " + o.testDataDir + ": no such directory"};
     testInputs = testDataFiles(o.testDataDir, "input");
     size_t needed = 0;
-    for (const auto& v : g.inputs) needed += !files.count(v.name);
-    if (testInputs.size() < g.inputs.size() && needed > 0)
+    for (const auto& v : g.inputs()) needed += !files.count(v.name);
+    if (testInputs.size() < g.inputs().size() && needed > 0)
       throw Fatal{"--test-data " + o.testDataDir + ": " + std::to_string(testInputs.size()) +
-                  " input_<k>.pb files for " + std::to_string(g.inputs.size()) + " graph inputs"};
+                  " input_<k>.pb files for " + std::to_string(g.inputs().size()) + " graph inputs"};
   }
 
   std::vector<Input> inputs;
-  for (size_t i = 0; i < g.inputs.size(); ++i) {
-    const ValueInfo& v = g.inputs[i];
+  for (size_t i = 0; i < g.inputs().size(); ++i) {
+    const ValueInfo& v = g.inputs()[i];
     Input in{v.name, {}, "random"};
     std::string file = files.count(v.name) ? files[v.name] : (i < testInputs.size() ? testInputs[i] : "");
     if (!file.empty()) {
@@ -155,18 +155,42 @@ std::vector<Input> makeInputs(const Options& o, const Graph& g) {
 
 // ---- reports ---------------------------------------------------------------
 
-Json summaryJson(const Options& o, const Graph& g) {
+// The model as its file describes it (the summary), taken before the
+// Session rewrites the graph (what --print-plan shows is the optimized one).
+struct FileSummary {
+  std::string producer, producerVersion;
+  int64_t irVersion = 0;
+  std::map<std::string, int64_t> opsets;
+  size_t nodes = 0, initializers = 0, weightBytes = 0;
+  std::vector<ValueInfo> inputs, outputs;
+};
+
+FileSummary summarise(const Graph& g) {
+  FileSummary f;
+  f.producer = g.producerName();
+  f.producerVersion = g.producerVersion();
+  f.irVersion = g.irVersion();
+  f.opsets = g.opsetImports();
+  f.nodes = g.numNodes();
+  f.initializers = g.initializerNames().size();
+  f.weightBytes = g.weightBytes();
+  f.inputs = g.inputs();
+  f.outputs = g.outputs();
+  return f;
+}
+
+Json summaryJson(const Options& o, const FileSummary& g) {
   Json m = Json::object();
   m.set("path", o.model);
-  m.set("producer", g.producerName);
+  m.set("producer", g.producer);
   m.set("producer_version", g.producerVersion);
   m.set("ir_version", g.irVersion);
   Json opsets = Json::object();
-  for (const auto& [d, v] : g.opsetImports) opsets.set(d.empty() ? "ai.onnx" : d, v);
+  for (const auto& [d, v] : g.opsets) opsets.set(d.empty() ? "ai.onnx" : d, v);
   m.set("opsets", std::move(opsets));
-  m.set("nodes", static_cast<int64_t>(g.nodes.size()));
-  m.set("initializers", static_cast<int64_t>(g.initializers.size()));
-  m.set("weight_bytes", static_cast<uint64_t>(g.weightBytes()));
+  m.set("nodes", static_cast<int64_t>(g.nodes));
+  m.set("initializers", static_cast<int64_t>(g.initializers));
+  m.set("weight_bytes", static_cast<uint64_t>(g.weightBytes));
   for (auto [key, list] : {std::pair{"inputs", &g.inputs}, std::pair{"outputs", &g.outputs}}) {
     Json a = Json::array();
     for (const auto& v : *list) {
@@ -181,16 +205,15 @@ Json summaryJson(const Options& o, const Graph& g) {
   return m;
 }
 
-void printSummary(const Options& o, const Graph& g) {
+void printSummary(const Options& o, const FileSummary& g) {
   std::string opsets;
-  for (const auto& [d, v] : g.opsetImports) opsets += (opsets.empty() ? "" : ", ") + (d.empty() ? std::string("ai.onnx") : d) + " " + std::to_string(v);
+  for (const auto& [d, v] : g.opsets) opsets += (opsets.empty() ? "" : ", ") + (d.empty() ? std::string("ai.onnx") : d) + " " + std::to_string(v);
   std::printf("model       %s\n", o.model.c_str());
-  std::printf("producer    %s%s%s\n", g.producerName.empty() ? "(none)" : g.producerName.c_str(),
+  std::printf("producer    %s%s%s\n", g.producer.empty() ? "(none)" : g.producer.c_str(),
               g.producerVersion.empty() ? "" : " ", g.producerVersion.c_str());
   std::printf("ir_version  %lld\n", static_cast<long long>(g.irVersion));
   std::printf("opsets      %s\n", opsets.empty() ? "(none)" : opsets.c_str());
-  std::printf("graph       %zu nodes, %zu initializers (%s)\n", g.nodes.size(), g.initializers.size(),
-              bytesText(g.weightBytes()).c_str());
+  std::printf("graph       %zu nodes, %zu initializers (%s)\n", g.nodes, g.initializers, bytesText(g.weightBytes).c_str());
   for (auto [title, list] : {std::pair{"inputs", &g.inputs}, std::pair{"outputs", &g.outputs}}) {
     std::printf("%s\n", title);
     for (const auto& v : *list)
@@ -203,7 +226,7 @@ struct BenchResult {
   double min = 0, median = 0, p90 = 0, max = 0, mean = 0;
 };
 
-BenchResult summarise(std::vector<double> ms) {
+BenchResult benchStats(std::vector<double> ms) {
   BenchResult r;
   r.ms = ms;
   std::sort(ms.begin(), ms.end());
@@ -235,11 +258,12 @@ int runTool(const Options& o) {
   Json out = Json::object();
   auto t0 = Clock::now();
   Graph graph = Graph::loadFromONNX(o.model);
+  const FileSummary file = summarise(graph);
   Session session(std::move(graph), so);
   double loadMs = msSince(t0);
   const Graph& g = session.graph();
-  out.set("model", summaryJson(o, g));
-  if (!o.json) printSummary(o, g);
+  out.set("model", summaryJson(o, file));
+  if (!o.json) printSummary(o, file);
 
   std::vector<Input> inputs = makeInputs(o, g);
   TensorMap feeds;
@@ -272,11 +296,11 @@ int runTool(const Options& o) {
   // ---- outputs
   Json outJson = Json::array();
   if (!o.json) std::printf("outputs\n");
-  for (size_t i = 0; i < outputs.size() && i < g.outputs.size(); ++i) {
+  for (size_t i = 0; i < outputs.size() && i < g.outputs().size(); ++i) {
     const Tensor& t = outputs[i];
     Stats s = computeStats(t);
     Json e = Json::object();
-    e.set("name", g.outputs[i].name);
+    e.set("name", g.outputs()[i].name);
     e.set("dtype", dataTypeName(t.dtype()));
     e.set("shape", shapeJson(t.shape()));
     e.set("min", s.valid ? Json(s.min) : Json());
@@ -284,7 +308,7 @@ int runTool(const Options& o) {
     e.set("mean", s.valid ? Json(s.mean) : Json());
     e.set("nan_count", s.nanCount);
     if (!o.json) {
-      std::printf("  %s %-8s %-16s", pad(g.outputs[i].name, 20).c_str(), dataTypeName(t.dtype()), shapeToString(t.shape()).c_str());
+      std::printf("  %s %-8s %-16s", pad(g.outputs()[i].name, 20).c_str(), dataTypeName(t.dtype()), shapeToString(t.shape()).c_str());
       if (s.valid)
         std::printf(" min %s  max %s  mean %s", num(s.min).c_str(), num(s.max).c_str(), num(s.mean).c_str());
       else if (t.numel() == 0)
@@ -318,8 +342,8 @@ int runTool(const Options& o) {
     if (ec) throw Fatal{"--output-dir " + o.outputDir + ": " + ec.message()};
     std::set<std::string> used;
     Json files = Json::array();
-    for (size_t i = 0; i < outputs.size() && i < g.outputs.size(); ++i) {
-      std::string base = sanitizeFileName(g.outputs[i].name), name = base;
+    for (size_t i = 0; i < outputs.size() && i < g.outputs().size(); ++i) {
+      std::string base = sanitizeFileName(g.outputs()[i].name), name = base;
       for (int k = 1; used.count(name); ++k) name = base + "_" + std::to_string(k);
       used.insert(name);
       std::string path = (fs::path(o.outputDir) / (name + ".npy")).string();
@@ -350,7 +374,7 @@ int runTool(const Options& o) {
       Comparison c = compareTensors(outputs[k], expected, o.rtol, o.atol);
       bad += !c.match;
       Json r = Json::object();
-      r.set("name", g.outputs[k].name);
+      r.set("name", g.outputs()[k].name);
       r.set("match", c.match);
       r.set("max_abs_error", c.maxAbsError);
       r.set("max_rel_error", c.maxRelError);
@@ -358,7 +382,7 @@ int runTool(const Options& o) {
       if (!c.match) r.set("message", c.message);
       results.push(std::move(r));
       if (!o.json)
-        std::printf("  %s %-8s max abs err %-12s max rel err %s%s%s\n", pad(g.outputs[k].name, 20).c_str(),
+        std::printf("  %s %-8s max abs err %-12s max rel err %s%s%s\n", pad(g.outputs()[k].name, 20).c_str(),
                     c.match ? "OK" : "MISMATCH", num(c.maxAbsError).c_str(), num(c.maxRelError).c_str(),
                     c.match ? "" : "  ", c.message.c_str());
     }
@@ -384,7 +408,7 @@ int runTool(const Options& o) {
       session.run(feeds);
       ms.push_back(msSince(tb));
     }
-    BenchResult r = summarise(ms);
+    BenchResult r = benchStats(ms);
     Json b = Json::object();
     b.set("runs", o.bench);
     b.set("warmup", warmup);

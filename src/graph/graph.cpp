@@ -1,6 +1,6 @@
-#include "oinfer/graph.h"
+#include "graph/ir.h"
 
-namespace oinfer {
+namespace oinfer::ir {
 
 const char* attrTypeName(AttrType t) {
   switch (t) {
@@ -75,8 +75,10 @@ const Graph* Node::attrGraph(const std::string& n) const {
 }
 
 int64_t Graph::opset(const std::string& d) const {
-  auto it = opsetImports.find(d);
-  if (it == opsetImports.end() && d.empty()) it = opsetImports.find("ai.onnx");
+  // "" and "ai.onnx" name the same domain (the loader stores "").
+  const bool onnx = d.empty() || d == "ai.onnx";
+  auto it = opsetImports.find(onnx ? std::string() : d);
+  if (it == opsetImports.end() && onnx) it = opsetImports.find("ai.onnx");
   return it == opsetImports.end() ? 0 : it->second;
 }
 
@@ -96,4 +98,4 @@ size_t Graph::weightBytes() const {
   return total;
 }
 
-}  // namespace oinfer
+}  // namespace oinfer::ir

@@ -11,9 +11,9 @@
 #include <set>
 #include <unordered_map>
 
-#include "oinfer/graph.h"
+#include "graph/ir.h"
 
-namespace oinfer {
+namespace oinfer::ir {
 
 namespace {
 // Names a node reads: its inputs plus those its subgraphs take from outside.
@@ -77,7 +77,7 @@ void Graph::topologicalSort() {
   sortedNodes.reserve(n);
   for (size_t i : order) sortedNodes.push_back(std::move(nodes[i]));
   nodes = std::move(sortedNodes);
-  sorted = true;
+  sorted_ = true;
 }
 
-}  // namespace oinfer
+}  // namespace oinfer::ir

@@ -5,8 +5,8 @@
 
 namespace oinfer {
 
-const OpDef* findOpDef(const Graph& g, const Node& node) {
-  return Registry::global().find(node.domain, node.opType, g.opset(node.domain));
+const OpDef* findOpDef(const Registry& r, const ir::Graph& g, const Node& node) {
+  return r.find(node.domain, node.opType, g.opset(node.domain));
 }
 
 namespace {
@@ -16,9 +16,9 @@ ThreadPool& foldPool() {
 }
 }  // namespace
 
-bool evaluateNode(const Node& node, int64_t opset, const std::vector<const Tensor*>& inputs,
+bool evaluateNode(const Registry& r, const Node& node, int64_t opset, const std::vector<const Tensor*>& inputs,
                   const std::vector<ValueInfo>& outputTypes, std::vector<Tensor>& outputs) {
-  const OpDef* def = Registry::global().find(node.domain, node.opType, opset);
+  const OpDef* def = r.find(node.domain, node.opType, opset);
   if (!def || !def->cpu || !def->deterministic) return false;
   std::vector<ValueInfo> inInfos(inputs.size());
   KernelInit init{node, opset, {}, {}, {}};
@@ -69,77 +69,16 @@ bool evaluateNode(const Node& node, int64_t opset, const std::vector<const Tenso
   return true;
 }
 
-shape::InferHooks makeInferHooks(const Graph& g) {
+shape::InferHooks makeInferHooks(const Registry& r, const ir::Graph& g) {
   shape::InferHooks h;
   h.opset = [&g](const Node& n) { return g.opset(n.domain); };
-  h.shapeFn = [&g](const Node& n) -> const shape::ShapeFn* {
-    const OpDef* def = findOpDef(g, n);
+  h.shapeFn = [&r, &g](const Node& n) -> const shape::ShapeFn* {
+    const OpDef* def = findOpDef(r, g, n);
     return def ? &def->shape : nullptr;
   };
-  h.evaluate = [&g](const Node& n, const std::vector<const Tensor*>& ins, const std::vector<ValueInfo>& outTypes,
-                    std::vector<Tensor>& outs) { return evaluateNode(n, g.opset(n.domain), ins, outTypes, outs); };
+  h.evaluate = [&r, &g](const Node& n, const std::vector<const Tensor*>& ins, const std::vector<ValueInfo>& outTypes,
+                        std::vector<Tensor>& outs) { return evaluateNode(r, n, g.opset(n.domain), ins, outTypes, outs); };
   return h;
-}
-
-std::vector<std::string> Graph::unsupportedOps() const {
-  std::set<std::string> missing;
-  // Subgraphs (If branches, Loop bodies...) use the model's opsets.
-  std::function<void(const std::vector<Node>&)> visit = [&](const std::vector<Node>& ns) {
-    for (const Node& n : ns) {
-      for (const auto& a : n.attributes) {
-        if (a.g) visit(a.g->nodes);
-        for (const auto& g : a.graphs)
-          if (g) visit(g->nodes);
-      }
-      if (findOpDef(*this, n)) continue;
-      const std::string dom = n.domain.empty() ? "ai.onnx" : n.domain;
-      std::string line = dom + "::" + n.opType + " (opset " + std::to_string(opset(n.domain)) + ")";
-      if (Registry::global().hasOp(n.domain, n.opType)) line += " [no version for this opset]";
-      missing.insert(line + ", e.g. node '" + n.name + "'");
-    }
-  };
-  visit(nodes);
-  // One line per op: keep the first node named for each op.
-  std::vector<std::string> out;
-  std::string lastOp;
-  for (const auto& m : missing) {
-    std::string op = m.substr(0, m.find(", e.g."));
-    if (op == lastOp) continue;
-    lastOp = op;
-    out.push_back(m);
-  }
-  return out;
-}
-
-void Graph::inferShapes() {
-  if (!sorted) topologicalSort();
-  auto missing = unsupportedOps();
-  if (!missing.empty()) {
-    std::string msg = "the model uses " + std::to_string(missing.size()) + " unsupported op" +
-                      (missing.size() > 1 ? "s" : "") + ":";
-    for (const auto& m : missing) msg += "\n  " + m;
-    throw Error(ErrorCode::kUnsupportedOp, msg);
-  }
-  shape::InferState st;
-  shape::seedState(*this, st);
-  shape::SymbolGenerator symbols;
-  shape::inferNodes(*this, st, makeInferHooks(*this), symbols);
-  for (const Node& n : nodes)
-    for (const auto& o : n.outputs)
-      if (!o.empty()) valueInfo[o] = st.types[o];
-  for (auto& out : outputs) {
-    auto it = st.types.find(out.name);
-    if (it == st.types.end()) continue;
-    std::string keep = out.name;
-    ValueInfo merged = it->second;
-    // A declared output shape names its dims; keep those names where inference found only fresh symbols.
-    if (out.hasShape && merged.hasShape && out.shape.size() == merged.shape.size())
-      for (size_t k = 0; k < merged.shape.size(); ++k)
-        if (!merged.shape[k].isStatic() && merged.shape[k].symbol.rfind("unk__", 0) == 0) merged.shape[k] = out.shape[k];
-    out = merged;
-    out.name = keep;
-  }
-  shapesInferred = true;
 }
 
 }  // namespace oinfer

@@ -50,7 +50,7 @@ Value& KernelContext::outputValue(size_t i) {
 
 std::vector<std::string> implicitInputs(const Node& node) {
   std::vector<std::string> out;
-  auto add = [&](const Graph* g) {
+  auto add = [&](const ir::Graph* g) {
     if (!g) return;
     for (const auto& n : g->outerScopeInputs)
       if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);

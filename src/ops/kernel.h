@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "oinfer/error.h"
-#include "oinfer/graph.h"
+#include "graph/ir.h"
 #include "oinfer/tensor.h"
 #include "oinfer/value.h"
-#include "ops/cpu/thread_pool.h"
+#include "oinfer/thread_pool.h"
 
 namespace oinfer {
 
@@ -37,7 +37,7 @@ class SubgraphRunner {
   virtual std::vector<Value> run(const std::vector<const Value*>& formal,
                                  const std::vector<const Value*>& implicit) = 0;
 };
-using SubgraphFactory = std::function<std::unique_ptr<SubgraphRunner>(const Graph& body)>;
+using SubgraphFactory = std::function<std::unique_ptr<SubgraphRunner>(const ir::Graph& body)>;
 
 // The outer-scope values a node's subgraphs read (every graph attribute's
 // outerScopeInputs, first occurrence order). The runtime passes them to the

@@ -1,6 +1,5 @@
 #include "ops/registry.h"
 
-#include <mutex>
 
 namespace oinfer {
 
@@ -33,6 +32,17 @@ bool Registry::hasOp(const std::string& domain, const std::string& opType) const
   return it != defs_.end() && std::get<0>(it->first) == d && std::get<1>(it->first) == opType;
 }
 
+int Registry::attachKernel(Device device, const std::string& domain, const std::string& opType, KernelFactory factory) {
+  const std::string d = domain == "ai.onnx" ? std::string() : domain;
+  int n = 0;
+  for (auto it = defs_.lower_bound(std::make_tuple(d, opType, 0));
+       it != defs_.end() && std::get<0>(it->first) == d && std::get<1>(it->first) == opType; ++it, ++n) {
+    if (device == Device::kCUDA) it->second.cuda = factory;
+    else it->second.cpu = factory;
+  }
+  return n;
+}
+
 std::vector<const OpDef*> Registry::all() const {
   std::vector<const OpDef*> out;
   out.reserve(defs_.size());
@@ -53,15 +63,6 @@ void addVersions(Registry& r, const std::string& op, std::initializer_list<int> 
     d.blocked = blocked;
     r.add(std::move(d));
   }
-}
-
-const Registry& Registry::global() {
-  static Registry* r = [] {
-    auto* reg = new Registry();
-    registerAll(*reg);
-    return reg;
-  }();
-  return *r;
 }
 
 }  // namespace oinfer

@@ -1,7 +1,11 @@
 // The versioned op registry: (domain, op_type, since_version) -> shape function
-// + kernels. Families fill it through register_<family>(Registry&) functions
-// called from registerAll() (src/ops/register_all.cpp); explicit calls, because
-// static self-registering objects get dropped from static libraries.
+// + kernels + what the runtime may do around the op. The CPU families fill it
+// through register_<family>(Registry&) functions called from
+// registerCpuOps() (src/ops/cpu/register_all.cpp); explicit calls, because
+// static self-registering objects get dropped from static libraries. A
+// device backend then attaches its kernels to the entries (attachKernel).
+// Nothing here is global: the API layer owns the built-in registry
+// (api/builtin_registry.h) and hands it down.
 #pragma once
 
 #include <initializer_list>
@@ -10,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "oinfer/session.h"
 #include "ops/kernel.h"
 #include "shape/infer_context.h"
 
@@ -26,26 +31,37 @@ struct OpDef {
   int viewOfInput = -1;         // >= 0: output 0 is a view of that input (Reshape-like)
   bool deterministic = true;    // false for random ops: never constant-folded
   BlockedFn blocked;            // empty: the CPU kernel reads and writes NCHW only
+  // The output is its inputs joined along attribute "axis" (Concat): where
+  // the pieces are contiguous in it, the planner may place each input inside
+  // the output buffer, and the kernel skips a piece already in place.
+  bool concatInPlace = false;
+  // Reads only input 0's shape, never its data (Shape, Size): runs wherever
+  // that input lives, with no copy.
+  bool readsShapeOnly = false;
 };
 
 class Registry {
  public:
   // Adds an entry; a duplicate (domain, op_type, since_version) throws.
   void add(OpDef def);
+  // Sets the `device` kernel factory of every registered since_version of
+  // (domain, opType); returns how many entries took it (0: no such op).
+  int attachKernel(Device device, const std::string& domain, const std::string& opType, KernelFactory factory);
+  // Sets capability flags on every since_version of an op (after add).
+  template <class F>
+  void updateOp(const std::string& domain, const std::string& opType, F&& f) {
+    for (auto& [k, d] : defs_)
+      if (std::get<0>(k) == domain && std::get<1>(k) == opType) f(d);
+  }
   // The entry with the highest since_version <= opset, or nullptr.
   const OpDef* find(const std::string& domain, const std::string& opType, int64_t opset) const;
   bool hasOp(const std::string& domain, const std::string& opType) const;
   // Every entry, ordered by (domain, op_type, since_version).
   std::vector<const OpDef*> all() const;
 
-  // The process-wide registry, filled by registerAll() on first use.
-  static const Registry& global();
-
  private:
   std::map<std::tuple<std::string, std::string, int>, OpDef> defs_;
 };
-
-void registerAll(Registry& r);
 
 // Registers `op` once per ONNX since_version, all sharing one shape function
 // and kernel factory (which branch on the opset where semantics changed).

@@ -42,7 +42,7 @@ Attribute convertAttribute(onnx::AttributeProto& ap, LoadContext& ctx, Scope& sc
     case AttrType::kString: a.s = ap.s(); break;
     case AttrType::kTensor: a.t = convertTensor(*ap.mutable_t(), ctx, what); break;
     case AttrType::kGraph:
-      a.g = std::make_shared<Graph>();
+      a.g = std::make_shared<ir::Graph>();
       buildGraph(*ap.mutable_g(), *a.g, ctx, &scope, what + ": ");
       break;
     case AttrType::kFloats: a.floats.assign(ap.floats().begin(), ap.floats().end()); break;
@@ -54,7 +54,7 @@ Attribute convertAttribute(onnx::AttributeProto& ap, LoadContext& ctx, Scope& sc
       break;
     case AttrType::kGraphs:
       for (int k = 0; k < ap.graphs_size(); ++k) {
-        auto g = std::make_shared<Graph>();
+        auto g = std::make_shared<ir::Graph>();
         buildGraph(*ap.mutable_graphs(k), *g, ctx, &scope, what + " graph " + std::to_string(k) + ": ");
         a.graphs.push_back(std::move(g));
       }

@@ -52,7 +52,7 @@ std::string nodeDesc(const std::string& name, const std::string& opType) {
 
 }  // namespace
 
-void buildGraph(onnx::GraphProto& gp, Graph& g, LoadContext& ctx, Scope* parent, const std::string& where) {
+void buildGraph(onnx::GraphProto& gp, ir::Graph& g, LoadContext& ctx, Scope* parent, const std::string& where) {
   Scope scope;
   scope.parent = parent;
   scope.graph = &g;

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <new>
 
-#include "oinfer/graph.h"
+#include "parser/loader.h"
 #include "parser/onnx_parser.h"
 
 namespace oinfer {
@@ -45,7 +45,7 @@ std::map<std::string, int64_t> readOpsets(const onnx::ModelProto& model, LoadCon
   return opsets;
 }
 
-Graph loadModel(const void* data, size_t size, LoadContext& ctx) {
+ir::Graph loadModel(const void* data, size_t size, LoadContext& ctx) {
   if (size == 0) fail(ctx, "empty model file");
   if (size > static_cast<size_t>(INT_MAX))
     fail(ctx, "model is " + std::to_string(size) +
@@ -61,7 +61,7 @@ Graph loadModel(const void* data, size_t size, LoadContext& ctx) {
     spdlog::warn("{}: ir_version {} is newer than the newest known ({}); loading anyway", ctx.source,
                  model.ir_version(), kKnownIrVersion);
 
-  Graph g;
+  ir::Graph g;
   g.irVersion = model.ir_version();
   g.producerName = model.producer_name();
   g.producerVersion = model.producer_version();
@@ -80,7 +80,7 @@ Graph loadModel(const void* data, size_t size, LoadContext& ctx) {
 // Every failure leaves as an oinfer::Error naming the source: errors from
 // helpers outside the parser (Tensor's own checks) become kInvalidModel, and
 // allocation failures caused by hostile sizes are reported, not propagated.
-Graph guardedLoad(const void* data, size_t size, LoadContext& ctx) {
+ir::Graph guardedLoad(const void* data, size_t size, LoadContext& ctx) {
   try {
     return loadModel(data, size, ctx);
   } catch (const Error& e) {
@@ -95,7 +95,7 @@ Graph guardedLoad(const void* data, size_t size, LoadContext& ctx) {
 
 }  // namespace
 
-Graph Graph::loadFromONNX(const std::string& path) {
+ir::Graph parser::loadModelFile(const std::string& path) {
   parser::MappedFile file(path);
   LoadContext ctx;
   ctx.source = path;
@@ -105,7 +105,7 @@ Graph Graph::loadFromONNX(const std::string& path) {
   return guardedLoad(file.data(), file.size(), ctx);
 }
 
-Graph Graph::loadFromBuffer(const void* data, size_t size, const std::string& baseDir) {
+ir::Graph parser::loadModelBuffer(const void* data, size_t size, const std::string& baseDir) {
   LoadContext ctx;
   ctx.source = "model buffer";
   ctx.baseDir = baseDir;

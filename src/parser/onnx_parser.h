@@ -8,7 +8,7 @@
 #include <string>
 #include <unordered_set>
 
-#include "oinfer/graph.h"
+#include "graph/ir.h"
 
 namespace oinfer::parser {
 
@@ -76,7 +76,7 @@ void inlineFunctions(onnx::ModelProto& model, std::map<std::string, int64_t>& op
 // the enclosing graph's scope for subgraphs.
 struct Scope {
   Scope* parent = nullptr;
-  Graph* graph = nullptr;  // receives outerScopeInputs
+  ir::Graph* graph = nullptr;  // receives outerScopeInputs
   std::unordered_set<std::string> names;
   std::unordered_set<std::string> outerSeen;
 
@@ -87,7 +87,7 @@ struct Scope {
 
 // GraphProto -> Graph (main graph: parentScope == nullptr). `where` prefixes
 // messages ("" for the main graph, "node 'if' (If) attribute 'then_branch': ").
-void buildGraph(onnx::GraphProto& gp, Graph& g, LoadContext& ctx, Scope* parentScope,
+void buildGraph(onnx::GraphProto& gp, ir::Graph& g, LoadContext& ctx, Scope* parentScope,
                 const std::string& where);
 
 // AttributeProto -> Attribute; subgraphs are built inside `scope`. `where`

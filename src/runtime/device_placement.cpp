@@ -9,8 +9,6 @@ namespace oinfer::runtime {
 
 namespace {
 
-bool isMetadataReader(const std::string& op) { return op == "Shape" || op == "Size"; }
-
 bool isSmallInt(const PlacementSlot& s) {
   return (s.dtype == DataType::kInt64 || s.dtype == DataType::kInt32) && s.numel >= 0 && s.numel <= kSmallInts;
 }
@@ -58,7 +56,7 @@ Placement placeDevices(const std::vector<PlacementSlot>& slots, const std::vecto
     } else if (st.view) {
       const int base = st.in[st.viewOfInput];
       dev = base >= 0 ? p.slotHome[base] : Device::kCPU;
-    } else if (isMetadataReader(st.opType)) {
+    } else if (st.readsShapeOnly) {
       metadataOnly = true;
     } else {
       bool shapeMath = !st.out.empty();
@@ -124,6 +122,7 @@ Placement placePlan(Plan& plan, const DeviceKernelQuery& deviceKernel, bool inpu
     const Step& st = plan.steps[si];
     PlacementStep& p = pst[si];
     p.opType = st.node ? st.node->opType : std::string();
+    p.readsShapeOnly = st.def && st.def->readsShapeOnly;
     p.in = st.in;
     p.out = st.out;
     p.view = st.view;

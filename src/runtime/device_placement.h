@@ -6,8 +6,8 @@
 // Rules, in step order:
 //  - a view (OpDef::viewOfInput) runs where its base value lives and stays a
 //    view there;
-//  - metadata readers (Shape, Size) run on the host and read only the shape of
-//    their input, wherever it lives: no copy;
+//  - steps that read only their input's shape (OpDef::readsShapeOnly: Shape,
+//    Size) run on the host and read it wherever it lives: no copy;
 //  - a shape computation stays on the host: a step whose outputs are all small
 //    integer tensors (<= kSmallInts elements) and whose inputs are all on the
 //    host already;
@@ -42,7 +42,8 @@ struct PlacementSlot {
 };
 
 struct PlacementStep {
-  std::string opType;
+  std::string opType;          // for the device-kernel query and messages
+  bool readsShapeOnly = false;  // OpDef::readsShapeOnly
   std::vector<int> in, out;  // slot ids, -1 for absent
   bool view = false;          // output 0 views input viewOfInput
   int viewOfInput = -1;

@@ -8,9 +8,8 @@
 #include <chrono>
 #include <new>
 
-#include "ops/cpu/scratch.h"
+#include "graph/memory.h"
 #include "ops/evaluate.h"
-#include "runtime/cuda_exec.h"
 #include "runtime/memory_planner.h"
 #include "shape/infer.h"
 
@@ -36,9 +35,14 @@ ValueInfo typeOfValue(const std::string& name, const Value& v, const ValueInfo* 
 
 }  // namespace
 
-Executor::Executor(const Graph& graph, ThreadPool* pool, bool profiling, std::vector<std::string> extraInputs,
-                   DeviceConfig device)
-    : graph_(graph), pool_(pool), profiling_(profiling), device_(device), hooks_(makeInferHooks(graph)) {
+Executor::Executor(const Registry& registry, const ir::Graph& graph, ThreadPool* pool, bool profiling,
+                   std::vector<std::string> extraInputs, DeviceConfig device)
+    : registry_(registry),
+      graph_(graph),
+      pool_(pool),
+      profiling_(profiling),
+      device_(device),
+      hooks_(makeInferHooks(registry, graph)) {
   for (const auto& in : graph_.inputs) inputNames_.push_back(in.name);
   for (auto& e : extraInputs) inputNames_.push_back(std::move(e));
   prof_.resize(graph_.nodes.size());
@@ -138,7 +142,7 @@ std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, co
     Step step;
     step.node = &node;
     step.nodeIndex = ni;
-    step.def = findOpDef(graph_, node);
+    step.def = findOpDef(registry_, graph_, node);
     step.opset = graph_.opset(node.domain);
     if (!step.def) throw Error(ErrorCode::kUnsupportedOp, node.describe() + ": op is not supported");
     auto bindInput = [&](const std::string& i) {
@@ -187,7 +191,7 @@ std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, co
   }
 
   // Device placement: steps, copies, and the device kernels (made once per plan).
-  if (device_.device == Device::kCUDA) cudaexec::preparePlan(*plan, graph_, device_);
+  if (device_.device == Device::kCUDA) device_.backend->preparePlan(*plan, graph_, device_);
 
   planArenas(*plan, graph_.weightBytes());
   if (device_.blockedLayout && !plan->onDevice) assignBlockedLayouts(*plan);
@@ -210,7 +214,7 @@ void aliasConcatInputs(Plan& plan) {
   for (const Step& step : plan.steps) {
     if (!step.node || step.copy || step.device != Device::kCPU || step.out.size() != 1 || step.out[0] < 0) continue;
     const Node& node = *step.node;
-    if (node.opType != "Concat" || !(node.domain.empty() || node.domain == "ai.onnx")) continue;
+    if (!step.def || !step.def->concatInPlace) continue;
     Slot& out = plan.slots[step.out[0]];
     if (out.kind != SlotKind::kArena || !out.staticShape || out.device != Device::kCPU || out.aliasOf >= 0 ||
         out.type.dtype == DataType::kString)
@@ -316,7 +320,7 @@ void assignBlockedLayouts(Plan& plan) {
     if (step.node && !step.copy && step.device == Device::kCPU) {
       const Node& node = *step.node;
       const bool inPlaceConcat =
-          node.opType == "Concat" && (node.domain.empty() || node.domain == "ai.onnx") && step.out.size() == 1 &&
+          step.def && step.def->concatInPlace && step.out.size() == 1 &&
           step.out[0] >= 0 && !step.in.empty() &&
           std::all_of(step.in.begin(), step.in.end(), [&](int id) { return id >= 0 && plan.slots[id].aliasOf == step.out[0]; });
       if (inPlaceConcat) {
@@ -415,7 +419,7 @@ void planArenas(Plan& plan, size_t weightBytes) {
 }
 
 
-void Executor::allowWeightRelease(Graph* g) {
+void Executor::allowWeightRelease(ir::Graph* g) {
   std::lock_guard<std::mutex> lock(planMu_);
   releasable_ = g;
   weightReaders_.clear();
@@ -454,7 +458,7 @@ std::unique_ptr<ExecContext> Executor::makeContext(Plan& plan) {
   std::lock_guard<std::mutex> lock(planMu_);
   auto ctx = std::make_unique<ExecContext>();
   const size_t bytes = std::max<size_t>(plan.stats.arenaBytes, 64);
-  void* p = cpu::allocLarge(bytes);  // huge pages for large arenas
+  void* p = allocLarge(bytes);  // huge pages for large arenas
   if (!p) throw std::bad_alloc();
   ctx->arena = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
   ctx->arenaData = static_cast<uint8_t*>(p);
@@ -492,7 +496,7 @@ std::unique_ptr<ExecContext> Executor::makeContext(Plan& plan) {
       kc.outputTypes_.push_back(id < 0 ? DataType::kUndefined : plan.slots[id].type.dtype);
     }
     if (step.view || step.copy || step.device == Device::kCUDA) continue;
-    SubgraphFactory subgraphs = makeSubgraphFactory(graph_, *step.node, pool_);
+    SubgraphFactory subgraphs = makeSubgraphFactory(registry_, graph_, *step.node, pool_);
     KernelInit init{*step.node, step.opset, {}, {}, {}};
     init.pool = pool_;
     init.subgraphs = &subgraphs;
@@ -512,7 +516,7 @@ std::unique_ptr<ExecContext> Executor::makeContext(Plan& plan) {
       }
   }
   // Device arena, stream, handles; binds device slots and the device steps' contexts.
-  if (plan.onDevice) cudaexec::initContext(plan, *ctx, device_, profiling_);
+  if (plan.onDevice) device_.backend->initContext(plan, *ctx, device_, profiling_);
   return ctx;
 }
 
@@ -638,7 +642,7 @@ void Executor::executeOnDevice(Plan& plan, ExecContext& ctx) {
       v.tensor = Tensor(s.type.dtype, s.shape);
     }
   }
-  if (cudaexec::runGraph(plan, ctx)) {
+  if (device_.backend->runGraph(plan, ctx)) {
     std::fill(ctx.provided.begin(), ctx.provided.end(), 0);
     return;
   }
@@ -647,12 +651,12 @@ void Executor::executeOnDevice(Plan& plan, ExecContext& ctx) {
     const Step& step = plan.steps[si];
     const bool host = !step.copy && step.device == Device::kCPU && !step.view;
     if (host && pending) {
-      cudaexec::sync(ctx);
+      device_.backend->sync(ctx);
       pending = false;
     }
     auto t0 = profiling_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     if (step.copy) {
-      cudaexec::copy(plan, ctx, si);
+      device_.backend->copy(plan, ctx, si);
       pending = true;
     } else if (step.dynamic) {
       runDynamicStep(plan, ctx, step);
@@ -662,7 +666,7 @@ void Executor::executeOnDevice(Plan& plan, ExecContext& ctx) {
     }
     if (!step.view && !step.copy) {
       if (step.device == Device::kCUDA) {
-        cudaexec::runStep(plan, ctx, si);
+        device_.backend->runStep(plan, ctx, si);
         pending = true;
       } else {
         ctx.kernels[si]->run(ctx.kctx[si]);
@@ -671,7 +675,7 @@ void Executor::executeOnDevice(Plan& plan, ExecContext& ctx) {
     if (profiling_ && host)
       ctx.times[si] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
-  cudaexec::finishRun(plan, ctx);  // waits; device steps' times from their events
+  device_.backend->finishRun(plan, ctx);  // waits; device steps' times from their events
   std::fill(ctx.provided.begin(), ctx.provided.end(), 0);
   if (profiling_) {
     std::lock_guard<std::mutex> lock(profMu_);
@@ -714,17 +718,18 @@ namespace {
 
 class SubgraphExecutor final : public SubgraphRunner {
  public:
-  SubgraphExecutor(const Graph& parent, const Node& owner, const Graph& body, ThreadPool* pool)
-      : body_(std::make_unique<Graph>(body)) {
+  SubgraphExecutor(const Registry& registry, const ir::Graph& parent, const Node& owner, const ir::Graph& body,
+                   ThreadPool* pool)
+      : body_(std::make_unique<ir::Graph>(body)) {
     // A subgraph imports its model's opsets.
     for (const auto& [d, v] : parent.opsetImports) body_->opsetImports.emplace(d, v);
-    if (!body_->sorted) body_->topologicalSort();
+    body_->ensureSorted();
     const auto implicit = implicitInputs(owner);
     for (const auto& name : body_->outerScopeInputs) {
       auto it = std::find(implicit.begin(), implicit.end(), name);
       implicitIndex_.push_back(static_cast<int>(it - implicit.begin()));
     }
-    exec_ = std::make_unique<Executor>(*body_, pool, false, body_->outerScopeInputs);
+    exec_ = std::make_unique<Executor>(registry, *body_, pool, false, body_->outerScopeInputs);
     for (const auto& o : body_->outputs) fetch_.push_back(o.name);
     owner_ = owner.describe();
   }
@@ -784,7 +789,7 @@ class SubgraphExecutor final : public SubgraphRunner {
   }
 
  private:
-  std::unique_ptr<Graph> body_;
+  std::unique_ptr<ir::Graph> body_;
   std::unique_ptr<Executor> exec_;
   std::vector<int> implicitIndex_;
   std::vector<std::string> fetch_;
@@ -793,9 +798,10 @@ class SubgraphExecutor final : public SubgraphRunner {
 
 }  // namespace
 
-SubgraphFactory makeSubgraphFactory(const Graph& parent, const Node& owner, ThreadPool* pool) {
-  return [&parent, &owner, pool](const Graph& body) -> std::unique_ptr<SubgraphRunner> {
-    return std::make_unique<SubgraphExecutor>(parent, owner, body, pool);
+SubgraphFactory makeSubgraphFactory(const Registry& registry, const ir::Graph& parent, const Node& owner,
+                                    ThreadPool* pool) {
+  return [&registry, &parent, &owner, pool](const ir::Graph& body) -> std::unique_ptr<SubgraphRunner> {
+    return std::make_unique<SubgraphExecutor>(registry, parent, owner, body, pool);
   };
 }
 

@@ -21,9 +21,11 @@
 #include <string>
 #include <vector>
 
-#include "oinfer/graph.h"
+#include "graph/ir.h"
 #include "oinfer/session.h"
 #include "oinfer/value.h"
+#include "ops/registry.h"
+#include "runtime/device_backend.h"
 #include "runtime/plan.h"
 #include "shape/infer.h"
 
@@ -39,8 +41,10 @@ struct DeviceConfig {
   // producer and readers take it (assignBlockedLayouts; optimizationLevel >= 1).
   bool blockedLayout = false;
   // Device copies of weights the runtime uploads (those no kernel owns), shared
-  // by every plan of the session, so each is uploaded once (cudaexec::makeUploadCache).
+  // by every plan of the session, so each is uploaded once (makeUploadCache).
   std::shared_ptr<void> uploads;
+  // The device's backend (device != kCPU); null for host plans.
+  DeviceBackend* backend = nullptr;
 };
 
 // Lays out the arenas of a placed plan: each device's kArena slots through
@@ -58,17 +62,17 @@ void assignBlockedLayouts(Plan& plan);
 
 class Executor {
  public:
-  Executor(const Graph& graph, ThreadPool* pool, bool profiling, std::vector<std::string> extraInputs = {},
-           DeviceConfig device = {});
+  Executor(const Registry& registry, const ir::Graph& graph, ThreadPool* pool, bool profiling,
+           std::vector<std::string> extraInputs = {}, DeviceConfig device = {});
   ~Executor();
 
-  const Graph& graph() const { return graph_; }
+  const ir::Graph& graph() const { return graph_; }
   // Lets the executor free weights whose every reader keeps only a packed
   // form (KernelInit::packedWeight): once a context's kernels are made, their
   // data is dropped from `g` (the graph this executor runs, owned by the
   // caller) and from the plans, leaving name, dtype and shape. A Session calls
   // this; subgraph executors never do.
-  void allowWeightRelease(Graph* g);
+  void allowWeightRelease(ir::Graph* g);
   size_t numInputs() const { return inputNames_.size(); }
   const std::string& inputName(size_t i) const { return inputNames_[i]; }
 
@@ -126,7 +130,8 @@ class Executor {
   void runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& step);
   void executeOnDevice(Plan& plan, ExecContext& ctx);
 
-  const Graph& graph_;
+  const Registry& registry_;
+  const ir::Graph& graph_;
   ThreadPool* pool_;
   bool profiling_;
   DeviceConfig device_;
@@ -136,7 +141,7 @@ class Executor {
   mutable std::mutex planMu_;  // also held while a context's kernels are made (they read weight slots)
   std::vector<std::shared_ptr<Plan>> plans_;  // most recent last; bounded
   WeightCache weights_;                       // packed weights, shared by every plan and context
-  Graph* releasable_ = nullptr;               // allowWeightRelease
+  ir::Graph* releasable_ = nullptr;               // allowWeightRelease
   std::map<std::string, int> weightReaders_;  // initializer -> node input slots reading it (-1: never release)
   MemoryStats lastStats_;
 
@@ -146,6 +151,7 @@ class Executor {
 
 // Makes runners for the subgraphs of `owner` (a node of a graph whose opsets
 // `parent` gives), sharing `pool`.
-SubgraphFactory makeSubgraphFactory(const Graph& parent, const Node& owner, ThreadPool* pool);
+SubgraphFactory makeSubgraphFactory(const Registry& registry, const ir::Graph& parent, const Node& owner,
+                                    ThreadPool* pool);
 
 }  // namespace oinfer::runtime

@@ -74,7 +74,7 @@ struct ExecContext {
   std::vector<KernelContext> kctx;               // per step, bound to `values` once
   std::vector<uint8_t> provided;                 // per slot: the caller gave this run's buffer
   std::vector<double> times;                     // per step, when profiling
-  std::shared_ptr<void> device;                  // CUDA plans: stream, handles, device arena (runtime/cuda_exec)
+  std::shared_ptr<void> device;                  // CUDA plans: stream, handles, device arena (the device backend)
 };
 
 struct Plan {

@@ -31,10 +31,10 @@ bool symbolIn(const std::string& sym, const std::vector<ValueInfo>& types) {
 }
 
 // Types the outputs of `body` given its formal inputs' types.
-std::vector<ValueInfo> inferBody(InferContext& ctx, const Graph& body, const std::vector<ValueInfo>& formal) {
-  const Graph* g = &body;
-  Graph sortedCopy;
-  if (!body.sorted) {
+std::vector<ValueInfo> inferBody(InferContext& ctx, const ir::Graph& body, const std::vector<ValueInfo>& formal) {
+  const ir::Graph* g = &body;
+  ir::Graph sortedCopy;
+  if (!body.sorted()) {
     sortedCopy = body;
     sortedCopy.topologicalSort();
     g = &sortedCopy;
@@ -79,8 +79,8 @@ std::vector<ValueInfo> inferBody(InferContext& ctx, const Graph& body, const std
   return outs;
 }
 
-const Graph& graphAttr(InferContext& ctx, const char* name) {
-  const Graph* g = ctx.node().attrGraph(name);
+const ir::Graph& graphAttr(InferContext& ctx, const char* name) {
+  const ir::Graph* g = ctx.node().attrGraph(name);
   if (!g) ctx.fail(ErrorCode::kInvalidModel, std::string("attribute '") + name + "' (a graph) is required");
   return *g;
 }
@@ -96,9 +96,9 @@ ValueInfo tensorType(DataType dt, Shape shape) {
 }  // namespace
 
 void inferIf(InferContext& ctx) {
-  const Graph& thenG = graphAttr(ctx, "then_branch");
-  const Graph& elseG = graphAttr(ctx, "else_branch");
-  for (const Graph* g : {&thenG, &elseG})
+  const ir::Graph& thenG = graphAttr(ctx, "then_branch");
+  const ir::Graph& elseG = graphAttr(ctx, "else_branch");
+  for (const ir::Graph* g : {&thenG, &elseG})
     if (g->outputs.size() != ctx.numOutputs())
       ctx.fail(ErrorCode::kInvalidModel, "branch '" + g->name + "' has " + std::to_string(g->outputs.size()) +
                                              " outputs, the node has " + std::to_string(ctx.numOutputs()));
@@ -114,7 +114,7 @@ void inferIf(InferContext& ctx) {
 }
 
 void inferLoop(InferContext& ctx) {
-  const Graph& body = graphAttr(ctx, "body");
+  const ir::Graph& body = graphAttr(ctx, "body");
   const size_t nCarried = ctx.numInputs() >= 2 ? ctx.numInputs() - 2 : 0;
   if (body.inputs.size() != nCarried + 2)
     ctx.fail(ErrorCode::kInvalidModel, "body takes " + std::to_string(body.inputs.size()) + " inputs, expected " +
@@ -148,7 +148,7 @@ void inferLoop(InferContext& ctx) {
 }
 
 void inferScan(InferContext& ctx) {
-  const Graph& body = graphAttr(ctx, "body");
+  const ir::Graph& body = graphAttr(ctx, "body");
   const bool v8 = ctx.opset() < 9;
   const size_t first = v8 ? 1 : 0;  // opset 8: input 0 is sequence_lens
   const int64_t nScanIn = ctx.node().attrInt("num_scan_inputs", -1);
@@ -306,7 +306,7 @@ void inferConcatFromSequence(InferContext& ctx) {
 }
 
 void inferSequenceMap(InferContext& ctx) {
-  const Graph& body = graphAttr(ctx, "body");
+  const ir::Graph& body = graphAttr(ctx, "body");
   if (body.outputs.size() != ctx.numOutputs())
     ctx.fail(ErrorCode::kInvalidModel, "body has " + std::to_string(body.outputs.size()) + " outputs, the node has " +
                                            std::to_string(ctx.numOutputs()));

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "oinfer/graph.h"
+#include "graph/ir.h"
 #include "shape/infer_context.h"
 
 namespace oinfer::shape {

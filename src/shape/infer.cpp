@@ -65,7 +65,7 @@ void setKnownValue(const std::string& name, const Tensor& t, InferState& st) {
   recordSymbolic(name, t, st);
 }
 
-void seedState(const Graph& g, InferState& st) {
+void seedState(const ir::Graph& g, InferState& st) {
   for (const auto& [name, t] : g.initializers) {
     st.types[name] = valueInfoOf(name, t);
     // A weight a Session released (only its packed form is kept) has a type
@@ -77,7 +77,7 @@ void seedState(const Graph& g, InferState& st) {
 }
 
 bool inferNode(const Node& node, InferState& st, const InferHooks& hooks, SymbolGenerator& symbols,
-               const Graph* declared, bool fold) {
+               const ir::Graph* declared, bool fold) {
   const ShapeFn* fn = hooks.shapeFn(node);
   if (!fn)
     throw Error(ErrorCode::kUnsupportedOp, node.describe() + ": op '" +
@@ -156,7 +156,7 @@ bool inferNode(const Node& node, InferState& st, const InferHooks& hooks, Symbol
   return true;
 }
 
-void inferNodes(const Graph& g, InferState& st, const InferHooks& hooks, SymbolGenerator& symbols, bool fold) {
+void inferNodes(const ir::Graph& g, InferState& st, const InferHooks& hooks, SymbolGenerator& symbols, bool fold) {
   for (const Node& node : g.nodes) {
     if (!inferNode(node, st, hooks, symbols, &g, fold)) {
       // An input of unknown type: the outputs stay unknown (declared types, if any, stand).

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "oinfer/graph.h"
+#include "graph/ir.h"
 #include "shape/infer_context.h"
 
 namespace oinfer::shape {
@@ -56,12 +56,12 @@ ValueInfo valueInfoOf(const std::string& name, const Tensor& t);
 void setKnownValue(const std::string& name, const Tensor& t, InferState& state);
 
 // Seeds `state` with the graph's initializers and declared inputs.
-void seedState(const Graph& g, InferState& state);
+void seedState(const ir::Graph& g, InferState& state);
 // Infers every node of the sorted graph `g` into `state`.
-void inferNodes(const Graph& g, InferState& state, const InferHooks& hooks, SymbolGenerator& symbols,
+void inferNodes(const ir::Graph& g, InferState& state, const InferHooks& hooks, SymbolGenerator& symbols,
                 bool fold = true);
 // Infers one node into `state`; returns false when an input's type is unknown.
 bool inferNode(const Node& node, InferState& state, const InferHooks& hooks, SymbolGenerator& symbols,
-               const Graph* declared, bool fold);
+               const ir::Graph* declared, bool fold);
 
 }  // namespace oinfer::shape

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "oinfer/error.h"
-#include "oinfer/graph.h"
+#include "graph/ir.h"
 #include "oinfer/tensor.h"
 
 namespace oinfer::shape {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "oinfer/graph.h"
+#include "graph/ir.h"
 #include "shape/infer_context.h"
 
 namespace oinfer::shape {

@@ -4,6 +4,7 @@
 
 #include "ops/cuda/cuda_kernel.h"
 #include "ops/registry.h"
+#include "ir_util.h"
 
 namespace oinfer::testing {
 
@@ -68,7 +69,7 @@ void prepare(const Node& node, int64_t opset, const std::vector<Tensor>& inputs,
 void CudaTester::expectDecline() {
   std::vector<Tensor> expected = cpu_.run();
   const Node& node = cpu_.node();
-  const OpDef* def = Registry::global().find(node.domain, node.opType, opset_);
+  const OpDef* def = builtinRegistry().find(node.domain, node.opType, opset_);
   ASSERT_NE(def, nullptr);
   ASSERT_TRUE(static_cast<bool>(def->cuda)) << node.opType << " has no CUDA factory";
   Prepared p;
@@ -82,7 +83,7 @@ void CudaTester::run() {
   std::vector<Tensor> expected = cpu_.run();
   if (::testing::Test::HasFatalFailure()) return;
   const Node& node = cpu_.node();
-  const OpDef* def = Registry::global().find(node.domain, node.opType, opset_);
+  const OpDef* def = builtinRegistry().find(node.domain, node.opType, opset_);
   ASSERT_NE(def, nullptr);
   ASSERT_TRUE(static_cast<bool>(def->cuda)) << node.opType << "-" << opset_ << " has no CUDA factory";
   Prepared p;

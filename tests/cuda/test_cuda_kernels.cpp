@@ -7,6 +7,7 @@
 #include "cuda/cuda_tester.h"
 #include "ops/cuda/cuda_kernel.h"
 #include "ops/registry.h"
+#include "ir_util.h"
 
 namespace oinfer::testing {
 namespace {
@@ -28,7 +29,7 @@ TEST(CudaRegistry, CoreOpsHaveCudaKernelsOnEveryVersion) {
                        "Less", "Greater", "And", "Or", "Not", "Where", "Sqrt", "Exp", "Log", "Abs", "Neg", "Reciprocal",
                        "Erf", "Tanh", "Sigmoid", "Relu", "LeakyRelu", "Clip", "HardSigmoid", "HardSwish", "Concat",
                        "Split", "Slice", "Gather", "Transpose", "Expand", "Pad", "Resize", "Cast"};
-  const Registry& r = Registry::global();
+  const Registry& r = builtinRegistry();
   for (const char* op : ops) {
     bool any = false;
     for (const OpDef* d : r.all()) {
@@ -84,7 +85,7 @@ TEST(CudaDevice, RunWithoutADeviceContextIsAnInternalError) {
   n.outputs = {"y"};
   ValueInfo x{"x", ValueKind::kTensor, DataType::kFloat, true, {2}}, y{"y", ValueKind::kTensor, DataType::kFloat, true, {2}};
   KernelInit init{n, 14, {&x}, {nullptr}, {&y}};
-  auto k = Registry::global().find("", "Relu", 14)->cuda(init);
+  auto k = builtinRegistry().find("", "Relu", 14)->cuda(init);
   ASSERT_NE(k, nullptr);
   KernelContext kc;
   kc.node_ = &n;

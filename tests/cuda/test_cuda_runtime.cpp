@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "runtime/cuda_exec.h"
+#include "api/devices.h"
 
 namespace {
 // oinfer_cuda_tests is not given the data folder: it sits beside this file.
@@ -19,6 +19,7 @@ const std::string& dataDir() {
 }  // namespace
 #define OINFER_TEST_DATA_DIR dataDir()
 #include "models/model_test_util.h"
+#include "ir_util.h"
 
 using namespace oinfer;
 using namespace oinfer::modeltest;
@@ -33,7 +34,7 @@ SessionOptions cudaOptions(bool graphs = true) {
 }
 
 const std::string& noDevice() {
-  static const std::string why = runtime::cudaexec::unavailable(0);
+  static const std::string why = deviceUnavailable(Device::kCUDA, 0);
   return why;
 }
 
@@ -49,7 +50,7 @@ void compareModel(const std::string& model, SessionOptions opts) {
   for (int rep = 0; rep < 3; ++rep)  // eager, capture, replay
     for (const auto& ds : sets) {
       SCOPED_TRACE(model + " run " + std::to_string(rep) + " " + ds.dir);
-      std::vector<Tensor> out = s.run(feeds(s.graph(), ds.inputs));
+      std::vector<Tensor> out = s.run(feeds(irOf(s.graph()), ds.inputs));
       ASSERT_EQ(out.size(), ds.outputs.size());
       for (size_t j = 0; j < out.size(); ++j)
         EXPECT_TRUE(allClose(out[j], ds.outputs[j], "output " + std::to_string(j), kGpuRtol, kGpuAtol));
@@ -72,8 +73,8 @@ TEST(CudaRuntime, GraphsOnAndOffAgree) {
     Session on(Graph::loadFromONNX(modelPath(m)), cudaOptions(true));
     Session off(Graph::loadFromONNX(modelPath(m)), cudaOptions(false));
     for (int rep = 0; rep < 3; ++rep) {
-      auto a = on.run(feeds(on.graph(), sets[0].inputs));
-      auto b = off.run(feeds(off.graph(), sets[0].inputs));
+      auto a = on.run(feeds(irOf(on.graph()), sets[0].inputs));
+      auto b = off.run(feeds(irOf(off.graph()), sets[0].inputs));
       ASSERT_EQ(a.size(), b.size());
       for (size_t j = 0; j < a.size(); ++j) EXPECT_TRUE(allClose(a[j], b[j], std::string(m), 1e-6, 1e-7));
     }
@@ -84,7 +85,7 @@ TEST(CudaRuntime, PlanShowsDevicesAndFewCopies) {
   SKIP_WITHOUT_DEVICE();
   Session s(Graph::loadFromONNX(modelPath("resnet_bn")), cudaOptions());
   std::map<std::string, std::vector<int64_t>> shapes;
-  for (const auto& in : s.graph().inputs) {
+  for (const auto& in : irOf(s.graph()).inputs) {
     std::vector<int64_t> d;
     for (const Dim& x : in.shape) d.push_back(x.isStatic() ? x.value : 1);
     shapes[in.name] = d;
@@ -96,7 +97,7 @@ TEST(CudaRuntime, PlanShowsDevicesAndFewCopies) {
     copies += st.isCopy;
   }
   EXPECT_GT(dev, p.steps.size() / 2);
-  EXPECT_LE(copies, 2 * s.graph().inputs.size() + 2 * s.graph().outputs.size());
+  EXPECT_LE(copies, 2 * irOf(s.graph()).inputs.size() + 2 * irOf(s.graph()).outputs.size());
   EXPECT_GT(p.memory.deviceArenaBytes, 0u);
 }
 
@@ -110,7 +111,7 @@ TEST(CudaRuntime, ConcurrentRunsAreSafe) {
     threads.emplace_back([&, t] {
       for (int r = 0; r < 6; ++r) {
         const auto& ds = sets[(t + r) % sets.size()];
-        auto out = s.run(feeds(s.graph(), ds.inputs));
+        auto out = s.run(feeds(irOf(s.graph()), ds.inputs));
         for (size_t j = 0; j < out.size(); ++j)
           if (!allClose(out[j], ds.outputs[j], "out", kGpuRtol, kGpuAtol)) ++bad;
       }
@@ -126,7 +127,7 @@ TEST(CudaRuntime, RunIntoAndProfiling) {
   Session s(Graph::loadFromONNX(modelPath("resnet_bn")), o);
   auto sets = loadNumberedDataSets("resnet_bn");
   std::vector<Tensor> out;
-  for (int r = 0; r < 2; ++r) s.runInto(feeds(s.graph(), sets[0].inputs), out);
+  for (int r = 0; r < 2; ++r) s.runInto(feeds(irOf(s.graph()), sets[0].inputs), out);
   for (size_t j = 0; j < out.size(); ++j)
     EXPECT_TRUE(allClose(out[j], sets[0].outputs[j], "runInto", kGpuRtol, kGpuAtol));
   auto prof = s.profile();
@@ -146,8 +147,8 @@ TEST(CudaRuntime, Fp16MatchesFp32WithinHalfTolerance) {
     Session full(Graph::loadFromONNX(modelPath(m)), cudaOptions());
     auto sets = loadNumberedDataSets(m);
     for (int rep = 0; rep < 3; ++rep) {
-      auto a = half.run(feeds(half.graph(), sets[0].inputs));
-      auto b = full.run(feeds(full.graph(), sets[0].inputs));
+      auto a = half.run(feeds(irOf(half.graph()), sets[0].inputs));
+      auto b = full.run(feeds(irOf(full.graph()), sets[0].inputs));
       ASSERT_EQ(a.size(), b.size());
       for (size_t j = 0; j < a.size(); ++j) {
         EXPECT_EQ(a[j].dtype(), DataType::kFloat);
@@ -165,16 +166,16 @@ TEST(CudaRuntime, CallerDeviceBuffersNoCopy) {
   Session host(Graph::loadFromONNX(modelPath("resnet_bn")), cudaOptions());
   auto sets = loadNumberedDataSets("resnet_bn");
   const auto& in = sets[0].inputs[0];
-  Tensor d = runtime::cudaexec::deviceTensor(in.dtype(), in.shape(), 0);
-  runtime::cudaexec::upload(in, d);
-  TensorMap feedsDev{{dev.graph().inputs[0].name, d}};
+  Tensor d = deviceBackend(Device::kCUDA)->deviceTensor(in.dtype(), in.shape(), 0);
+  deviceBackend(Device::kCUDA)->upload(in, d);
+  TensorMap feedsDev{{irOf(dev.graph()).inputs[0].name, d}};
   std::vector<Tensor> outDev;
   for (int rep = 0; rep < 2; ++rep) dev.runInto(feedsDev, outDev);
-  auto ref = host.run(feeds(host.graph(), sets[0].inputs));
+  auto ref = host.run(feeds(irOf(host.graph()), sets[0].inputs));
   ASSERT_EQ(outDev.size(), ref.size());
   for (size_t j = 0; j < ref.size(); ++j) {
     Tensor back(ref[j].dtype(), ref[j].shape());
-    runtime::cudaexec::download(outDev[j], back);
+    deviceBackend(Device::kCUDA)->download(outDev[j], back);
     EXPECT_TRUE(allClose(back, ref[j], "deviceIO", 1e-6, 1e-7));
   }
 }

@@ -18,6 +18,7 @@
 #include "oinfer/session.h"
 #include "oinfer/tensor.h"
 #include "oinfer/tensor_io.h"
+#include "ir_util.h"
 
 namespace oinfer::modeltest {
 
@@ -62,7 +63,7 @@ inline std::vector<DataSet> loadNumberedDataSets(const std::string& model) {
 }
 
 // Feeds in graph-input order, as the backend test layout numbers them.
-inline TensorMap feeds(const Graph& graph, const std::vector<Tensor>& inputs) {
+inline TensorMap feeds(const ir::Graph& graph, const std::vector<Tensor>& inputs) {
   TensorMap m;
   for (size_t i = 0; i < inputs.size() && i < graph.inputs.size(); ++i) m[graph.inputs[i].name] = inputs[i];
   return m;
@@ -120,11 +121,11 @@ inline ::testing::AssertionResult allClose(const Tensor& actual, const Tensor& e
 // Runs one data set and compares every output.
 inline void runAndCompare(Session& session, const DataSet& ds, const std::string& label) {
   SCOPED_TRACE(label + " (" + ds.dir + ")");
-  std::vector<Tensor> out = session.run(feeds(session.graph(), ds.inputs));
+  std::vector<Tensor> out = session.run(feeds(irOf(session.graph()), ds.inputs));
   ASSERT_EQ(out.size(), ds.outputs.size()) << "number of outputs";
   for (size_t j = 0; j < out.size(); ++j)
     EXPECT_TRUE(allClose(out[j], ds.outputs[j], "output " + std::to_string(j) + " '" +
-                                                     session.graph().outputs[j].name + "'"));
+                                                     irOf(session.graph()).outputs[j].name + "'"));
 }
 
 }  // namespace oinfer::modeltest

@@ -5,10 +5,11 @@
 #include <gtest/gtest.h>
 
 #include "model_test_util.h"
-#include "ops/cpu/thread_pool.h"
-#include "runtime/cuda_exec.h"
+#include "oinfer/thread_pool.h"
+#include "api/devices.h"
 #include "runtime/device_placement.h"
 #include "runtime/executor.h"
+#include "ir_util.h"
 
 using namespace oinfer;
 using namespace oinfer::modeltest;
@@ -24,7 +25,7 @@ SessionOptions cudaOptions(bool graphs = true) {
 
 // Empty when a CUDA session can be made here; otherwise the reason.
 std::string noDevice() {
-  static const std::string why = runtime::cudaexec::unavailable(0);
+  static const std::string why = deviceUnavailable(Device::kCUDA, 0);
   return why;
 }
 
@@ -48,8 +49,8 @@ TEST(CudaSession, NoDeviceIsAClearOneLineError) {
 TEST(CudaSession, CpuSessionsStayOnTheHost) {
   Session s(Graph::loadFromONNX(modelPath("srcnn_fixed")));
   std::vector<int64_t> shape;
-  for (const Dim& d : s.graph().inputs[0].shape) shape.push_back(d.isStatic() ? d.value : 1);
-  PlanInfo p = s.plan({{s.graph().inputs[0].name, shape}});
+  for (const Dim& d : irOf(s.graph()).inputs[0].shape) shape.push_back(d.isStatic() ? d.value : 1);
+  PlanInfo p = s.plan({{irOf(s.graph()).inputs[0].name, shape}});
   ASSERT_FALSE(p.steps.empty());
   for (const auto& st : p.steps) {
     EXPECT_EQ(st.device, Device::kCPU) << st.nodeName;
@@ -62,11 +63,11 @@ TEST(CudaSession, CpuSessionsStayOnTheHost) {
 // device kernel owning its weights): device steps, copies at the boundaries,
 // and a device arena laid out by the same memory planner. No GPU needed.
 TEST(CudaSession, PlanPlacedWithFakeKernelsGetsCopiesAndADeviceArena) {
-  Graph g = Graph::loadFromONNX(modelPath("srcnn_fixed"));
+  ir::Graph g = loadIr(modelPath("srcnn_fixed"));
   g.topologicalSort();
-  g.inferShapes();
+  inferShapes(g);
   ThreadPool pool(1);
-  runtime::Executor ex(g, &pool, false);
+  runtime::Executor ex(builtinRegistry(), g, &pool, false);
   std::vector<int64_t> shape;
   for (const Dim& d : g.inputs[0].shape) shape.push_back(d.isStatic() ? d.value : 1);
   auto plan = ex.findPlan(
@@ -123,11 +124,11 @@ TEST(CudaSession, Fp16MatchesFp32WithinHalfTolerance) {
     Session half(Graph::loadFromONNX(modelPath(m)), o);
     Session full(Graph::loadFromONNX(modelPath(m)));
     bool sawHalf = false;
-    for (const auto& [name, t] : half.graph().initializers) sawHalf |= t.dtype() == DataType::kFloat16;
+    for (const auto& [name, t] : irOf(half.graph()).initializers) sawHalf |= t.dtype() == DataType::kFloat16;
     EXPECT_TRUE(sawHalf) << "no float16 weights after the rewrite";
     auto sets = loadNumberedDataSets(m);
-    auto a = half.run(feeds(half.graph(), sets[0].inputs));
-    auto b = full.run(feeds(full.graph(), sets[0].inputs));
+    auto a = half.run(feeds(irOf(half.graph()), sets[0].inputs));
+    auto b = full.run(feeds(irOf(full.graph()), sets[0].inputs));
     ASSERT_EQ(a.size(), b.size());
     for (size_t j = 0; j < a.size(); ++j) {
       EXPECT_EQ(a[j].dtype(), DataType::kFloat);

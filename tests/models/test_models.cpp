@@ -12,6 +12,7 @@
 #include "model_test_util.h"
 #include "oinfer/graph.h"
 #include "oinfer/session.h"
+#include "ir_util.h"
 
 namespace oinfer::modeltest {
 namespace {
@@ -26,7 +27,7 @@ void checkModel(const std::string& name) {
     SessionOptions opts;
     opts.optimizationLevel = level;
     Session session(Graph::loadFromONNX(modelPath(name)), opts);
-    ASSERT_EQ(session.graph().inputs.size(), sets[0].inputs.size()) << "graph inputs vs data set inputs";
+    ASSERT_EQ(irOf(session.graph()).inputs.size(), sets[0].inputs.size()) << "graph inputs vs data set inputs";
     for (size_t k = 0; k < sets.size(); ++k) runAndCompare(session, sets[k], "data set " + std::to_string(k));
     runAndCompare(session, sets[0], "data set 0 again");
   }
@@ -69,8 +70,8 @@ TEST(ModelTest, TransformerEncoderTwoShapesOneSession) {
 // A dynamic model infers fully before any input arrives: the Shape -> Gather
 // -> Concat chains that feed Reshape carry the symbols through.
 TEST(ModelTest, TransformerEncoderInfersSymbolicShapes) {
-  Graph g = Graph::loadFromONNX(modelPath("transformer_encoder"));
-  g.inferShapes();
+  ir::Graph g = loadIr(modelPath("transformer_encoder"));
+  inferShapes(g);
   for (const char* name : {"embedded", "encoded"}) {
     const ValueInfo* vi = g.findValue(name);
     ASSERT_NE(vi, nullptr) << name;
@@ -87,8 +88,8 @@ TEST(ModelTest, TransformerEncoderInfersSymbolicShapes) {
 // The Resize scales come from a graph input, so no output dim is known before
 // the run (a scale may apply to any axis), but the rank is.
 TEST(ModelTest, SrcnnUpscaleAsInputKeepsRank) {
-  Graph g = Graph::loadFromONNX(modelPath("srcnn_dynamic"));
-  g.inferShapes();
+  ir::Graph g = loadIr(modelPath("srcnn_dynamic"));
+  inferShapes(g);
   for (const char* name : {"upscaled", "hr"}) {
     const ValueInfo* vi = g.findValue(name);
     ASSERT_NE(vi, nullptr) << name;
@@ -108,7 +109,7 @@ TEST(ModelTest, MobileNetConcurrentRunsMatchSingleThreaded) {
   std::vector<TensorMap> in;
   std::vector<Tensor> reference;
   for (const DataSet& ds : sets) {
-    in.push_back(feeds(session.graph(), ds.inputs));
+    in.push_back(feeds(irOf(session.graph()), ds.inputs));
     std::vector<Tensor> out = session.run(in.back());
     ASSERT_EQ(out.size(), 1u);
     ASSERT_TRUE(allClose(out[0], ds.outputs[0], "single-threaded reference"));
@@ -160,7 +161,7 @@ TEST(ModelTest, FetchIntermediateTensor) {
     SessionOptions opts;
     opts.optimizationLevel = level;
     Session session(Graph::loadFromONNX(modelPath("resnet_bn")), opts);
-    const TensorMap in = feeds(session.graph(), ds.inputs);
+    const TensorMap in = feeds(irOf(session.graph()), ds.inputs);
 
     std::vector<Tensor> both = session.run(in, {"block1_out", "probs"});
     ASSERT_EQ(both.size(), 2u);
@@ -175,8 +176,8 @@ TEST(ModelTest, FetchIntermediateTensor) {
     const Tensor keep = only[0];
     const Tensor copy = keep.clone();
     const DataSet other = loadDataSet(modelDir("resnet_bn") + "/test_data_set_1");
-    session.run(feeds(session.graph(), other.inputs), {"block1_out"});
-    session.run(feeds(session.graph(), other.inputs));
+    session.run(feeds(irOf(session.graph()), other.inputs), {"block1_out"});
+    session.run(feeds(irOf(session.graph()), other.inputs));
     EXPECT_TRUE(allClose(keep, copy, "fetched tensor after later runs", 0, 0));
 
     std::vector<Tensor> plain = session.run(in);
@@ -185,7 +186,7 @@ TEST(ModelTest, FetchIntermediateTensor) {
   }
 }
 
-size_t initializerBytes(const Graph& g) {
+size_t initializerBytes(const ir::Graph& g) {
   size_t n = 0;
   for (const auto& [name, t] : g.initializers) n += t.nbytes();
   return n;
@@ -193,7 +194,7 @@ size_t initializerBytes(const Graph& g) {
 
 TEST(ModelTest, MemoryStats) {
   const DataSet ds = loadDataSet(modelDir("resnet_bn") + "/test_data_set_0");
-  const Graph file = Graph::loadFromONNX(modelPath("resnet_bn"));
+  const ir::Graph file = loadIr(modelPath("resnet_bn"));
   const size_t fileWeights = initializerBytes(file);
   ASSERT_GT(fileWeights, 0u);
   for (int level : {0, 1}) {
@@ -201,11 +202,11 @@ TEST(ModelTest, MemoryStats) {
     SessionOptions opts;
     opts.optimizationLevel = level;
     Session session(Graph::loadFromONNX(modelPath("resnet_bn")), opts);
-    session.run(feeds(session.graph(), ds.inputs));
+    session.run(feeds(irOf(session.graph()), ds.inputs));
     const MemoryStats s = session.memoryStats();
     EXPECT_GT(s.lowerBoundBytes, 0u);
     EXPECT_GE(s.arenaBytes, s.lowerBoundBytes);
-    EXPECT_EQ(s.weightBytes, initializerBytes(session.graph()));
+    EXPECT_EQ(s.weightBytes, initializerBytes(irOf(session.graph())));
     if (level == 0) {
       EXPECT_EQ(s.weightBytes, fileWeights);
       // While the stem's MaxPool runs, its [1,16,32,32] float input is live.

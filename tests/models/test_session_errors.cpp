@@ -12,6 +12,7 @@
 #include "oinfer/error.h"
 #include "oinfer/graph.h"
 #include "oinfer/session.h"
+#include "ir_util.h"
 
 namespace oinfer::modeltest {
 namespace {
@@ -32,8 +33,8 @@ class ModelTestErrors : public ::testing::Test {
  protected:
   void SetUp() override {
     mobilenet_ = std::make_unique<Session>(Graph::loadFromONNX(modelPath("mobilenetv2")));
-    ASSERT_EQ(mobilenet_->graph().inputs.size(), 1u);
-    ASSERT_EQ(mobilenet_->graph().inputs[0].name, "x");
+    ASSERT_EQ(irOf(mobilenet_->graph()).inputs.size(), 1u);
+    ASSERT_EQ(irOf(mobilenet_->graph()).inputs[0].name, "x");
     good_ = loadDataSet(modelDir("mobilenetv2") + "/test_data_set_0");
   }
   // The Session still answers correctly after a rejected call.

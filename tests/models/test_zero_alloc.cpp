@@ -15,9 +15,10 @@
 #include <string>
 #include <thread>
 
-#include "graph/passes/pass_util.h"
+#include "passes/pass_util.h"
 #include "model_test_util.h"
 #include "ops/cpu/gemm/sgemm.h"
+#include "ir_util.h"
 
 // The malloc family is interposed (glibc's __libc_* do the work), so every
 // heap allocation counts: operator new, aligned_alloc in kernels' scratch,
@@ -119,7 +120,7 @@ void checkNoAllocation(const std::string& name, int threads, int level) {
   opts.threads = threads;
   opts.optimizationLevel = level;
   Session session(Graph::loadFromONNX(modelPath(name)), opts);
-  const TensorMap in = feeds(session.graph(), sets[0].inputs);
+  const TensorMap in = feeds(irOf(session.graph()), sets[0].inputs);
   std::vector<Tensor> outs;
   session.runInto(in, outs);  // plans, makes the context, allocates the outputs
   session.runInto(in, outs);
@@ -146,16 +147,16 @@ Node opNode(const std::string& op, std::vector<std::string> in, std::vector<std:
 
 // Runs g on 1 and 2 threads: the passes make one `fusedOp` node, and the
 // third runInto allocates nothing.
-void checkFusedNoAllocation(const Graph& g, const TensorMap& in, const char* fusedOp, bool blockedLayout = true,
+void checkFusedNoAllocation(const ir::Graph& g, const TensorMap& in, const char* fusedOp, bool blockedLayout = true,
                             size_t wantFused = 1) {
   for (int threads : {1, 2}) {
     SCOPED_TRACE(std::to_string(threads) + " thread(s)");
     SessionOptions opts;
     opts.threads = threads;
     opts.blockedLayout = blockedLayout;
-    Session session(g, opts);
+    Session session(wrap(g), opts);
     size_t fused = 0;
-    for (const Node& n : session.graph().nodes) fused += n.opType == fusedOp;
+    for (const Node& n : irOf(session.graph()).nodes) fused += n.opType == fusedOp;
     EXPECT_EQ(fused, wantFused);
     std::vector<Tensor> outs;
     session.runInto(in, outs);
@@ -199,7 +200,7 @@ TEST(ZeroAllocation, WarmRunIntoTransformerEncoder) {
 // apart with the expanded tensor blocked.
 TEST(ZeroAllocation, WarmRunIntoExpandDepthwise) {
   if (!OINFER_COUNT_ALLOCS) GTEST_SKIP() << "sanitizer build: it owns malloc, so allocations cannot be counted";
-  Graph g;
+  ir::Graph g;
   g.opsetImports[""] = 13;
   g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 16, 112, 112}});
   g.initializers["We"] = patterned({96, 16, 1, 1}, 0.05f);
@@ -226,7 +227,7 @@ TEST(ZeroAllocation, WarmRunIntoExpandDepthwise) {
 // FusedConv; the plan's strategies depend on the ISA, the count does not).
 TEST(ZeroAllocation, WarmRunIntoBlockedWinogradAndDepthwise) {
   if (!OINFER_COUNT_ALLOCS) GTEST_SKIP() << "sanitizer build: it owns malloc, so allocations cannot be counted";
-  Graph g;
+  ir::Graph g;
   g.opsetImports[""] = 13;
   g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 16, 28, 28}});
   g.initializers["W1"] = patterned({64, 16, 1, 1}, 0.05f);
@@ -262,7 +263,7 @@ TEST(ZeroAllocation, WarmRunIntoBlockedWinogradAndDepthwise) {
 // copy lives in the calling thread's scratch after the first run.
 TEST(ZeroAllocation, WarmRunIntoStemMaxPool) {
   if (!OINFER_COUNT_ALLOCS) GTEST_SKIP() << "sanitizer build: it owns malloc, so allocations cannot be counted";
-  Graph g;
+  ir::Graph g;
   g.opsetImports[""] = 13;
   g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 3, 224, 224}});
   g.initializers["W"] = patterned({64, 3, 3, 3}, 0.05f);
@@ -283,7 +284,7 @@ TEST(ZeroAllocation, WarmRunIntoStemMaxPool) {
 TEST(ZeroAllocation, RunIntoWritesIntoTheCallersBuffers) {
   const auto sets = loadNumberedDataSets("resnet_bn");
   Session session(Graph::loadFromONNX(modelPath("resnet_bn")));
-  const TensorMap in = feeds(session.graph(), sets[0].inputs);
+  const TensorMap in = feeds(irOf(session.graph()), sets[0].inputs);
   std::vector<Tensor> outs;
   session.runInto(in, outs);
   const void* before = outs[0].data();
@@ -295,8 +296,8 @@ TEST(ZeroAllocation, RunIntoWritesIntoTheCallersBuffers) {
 }
 
 // x (batch x 16 x 32 x 32, 64 KB an image) -> Relu -> y.
-Graph reluGraph(Dim batch) {
-  Graph g;
+ir::Graph reluGraph(Dim batch) {
+  ir::Graph g;
   g.opsetImports[""] = 13;
   g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {batch, 16, 32, 32}});
   g.nodes.push_back(opNode("Relu", {"x"}, {"y"}));
@@ -309,8 +310,8 @@ Graph reluGraph(Dim batch) {
 // usual `outs = session.run(in)` loop alternates between two buffers, and
 // results the caller keeps are not overwritten by later runs.
 TEST(ZeroAllocation, RunReusesOutputsTheCallerReleased) {
-  const Graph g = reluGraph(1);
-  Session session(g);
+  const ir::Graph g = reluGraph(1);
+  Session session(wrap(g));
   const Tensor x1 = patterned({1, 16, 32, 32}, 0.1f), x2 = patterned({1, 16, 32, 32}, -0.2f);
   auto relu = [](const Tensor& x) {
     Tensor y(DataType::kFloat, x.shape());
@@ -358,8 +359,8 @@ TEST(ZeroAllocation, RunReusesOutputsTheCallerReleased) {
 // A batch dim that changes between runs: a kept buffer serves any output of
 // about its size, and one left unused by a shape change is replaced.
 TEST(ZeroAllocation, RunKeptOutputsFollowShapeChanges) {
-  const Graph g = reluGraph(Dim::sym("N"));
-  Session session(g);
+  const ir::Graph g = reluGraph(Dim::sym("N"));
+  Session session(wrap(g));
   auto input = [](int64_t n) { return patterned({n, 16, 32, 32}, n % 2 ? 0.1f : -0.3f); };
   auto check = [](const Tensor& x, const Tensor& y, const std::string& what) {
     ASSERT_EQ(y.shape(), x.shape()) << what;
@@ -389,10 +390,10 @@ TEST(ZeroAllocation, RunKeptOutputsFollowShapeChanges) {
 // Several threads calling run() on one session at once: each gets buffers
 // no other call is writing, and its results stay intact while it holds them.
 TEST(ZeroAllocation, RunKeptOutputsUnderConcurrentRuns) {
-  const Graph g = reluGraph(1);
+  const ir::Graph g = reluGraph(1);
   SessionOptions opts;
   opts.threads = 2;
-  Session session(g, opts);
+  Session session(wrap(g), opts);
   constexpr int kThreads = 4, kIterations = 50;
   std::vector<std::string> failures(kThreads);
   std::vector<std::thread> threads;

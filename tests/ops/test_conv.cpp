@@ -31,6 +31,7 @@
 
 #include "op_tester.h"
 #include "ops/registry.h"
+#include "ir_util.h"
 
 namespace oinfer::testing {
 namespace {
@@ -681,7 +682,7 @@ Shape inferShape(const std::string& op, int64_t opset, Node node, const std::vec
   node.name = op + "_sym";
   for (size_t i = 0; i < ins.size(); ++i) node.inputs.push_back(ins[i].name);
   node.outputs = {"Y", "I"};
-  const OpDef* def = Registry::global().find("", op, opset);
+  const OpDef* def = builtinRegistry().find("", op, opset);
   EXPECT_NE(def, nullptr);
   shape::SymbolGenerator symbols;
   shape::InferContext ctx(node, opset, symbols);

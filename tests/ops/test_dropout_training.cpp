@@ -12,6 +12,7 @@
 #include "oinfer/graph.h"
 #include "oinfer/session.h"
 #include "op_tester.h"
+#include "ir_util.h"
 
 namespace oinfer::testing {
 namespace {
@@ -147,7 +148,7 @@ TEST(DropoutTraining, Errors) {
 TEST(DropoutTraining, ConstantInputsAreNotFolded) {
   // Every input is an initializer: a deterministic op would be folded at
   // load time; training-mode Dropout without a seed must draw anew each run.
-  Graph g;
+  ir::Graph g;
   g.opsetImports[""] = 13;
   g.initializers["x"] = ramp(256);
   g.initializers["r"] = Tensor::scalar<float>(0.5f);
@@ -159,7 +160,7 @@ TEST(DropoutTraining, ConstantInputsAreNotFolded) {
   n.outputs = {"y"};
   g.nodes.push_back(n);
   g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kUndefined, false, {}});
-  Session s(g);
+  Session s(wrap(g));
   Tensor y1 = s.run({})[0].clone(), y2 = s.run({})[0].clone();
   ASSERT_EQ(y1.shape(), (std::vector<int64_t>{256}));
   EXPECT_NE(std::memcmp(y1.data(), y2.data(), y1.nbytes()), 0);

@@ -69,6 +69,7 @@
 #include "test_elementwise_util.h"
 #include "ops/cpu/broadcast.h"
 #include "ops/registry.h"
+#include "ir_util.h"
 
 using namespace oinfer;
 using oinfer::testing::OpTester;
@@ -660,7 +661,7 @@ TEST(ElementwiseVariadic, ParallelMaxInt64) {
 namespace {
 // Runs a shape function directly on symbolic 1-d int64 values.
 std::optional<std::vector<Dim>> symbolicResult(const std::string& op, std::vector<Dim> a, std::vector<Dim> b) {
-  const OpDef* def = Registry::global().find("", op, 14);
+  const OpDef* def = builtinRegistry().find("", op, 14);
   Node n;
   n.opType = op;
   n.name = "shape_math";

@@ -31,6 +31,7 @@
 
 #include "op_tester.h"
 #include "ops/registry.h"
+#include "ir_util.h"
 
 namespace oinfer::testing {
 namespace {
@@ -776,7 +777,7 @@ TEST(PoolShape, SymbolicMaxPoolWithIndices) {
   ctx.outputSet_.assign(2, false);
   ctx.outputValues_.resize(2);
   ctx.outputSymValues_.resize(2);
-  Registry::global().find("", "MaxPool", 22)->shape(ctx);
+  builtinRegistry().find("", "MaxPool", 22)->shape(ctx);
   const Shape& y = ctx.outputs_[0].shape;
   ASSERT_EQ(y.size(), 4u);
   EXPECT_EQ(y[0], Dim::sym("n"));

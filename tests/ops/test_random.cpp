@@ -14,6 +14,7 @@
 #include "oinfer/graph.h"
 #include "oinfer/session.h"
 #include "op_tester.h"
+#include "ir_util.h"
 
 namespace oinfer::testing {
 namespace {
@@ -310,8 +311,8 @@ TEST(Multinomial, Errors) {
 }
 
 // y = RandomUniform(shape [64]), in a Session.
-Graph uniformGraph(bool seeded) {
-  Graph g;
+ir::Graph uniformGraph(bool seeded) {
+  ir::Graph g;
   g.opsetImports[""] = 22;
   Node n;
   n.opType = "RandomUniform";
@@ -337,7 +338,7 @@ Graph uniformGraph(bool seeded) {
 TEST(RandomSession, NeverConstantFoldedAndSeedReproducesAcrossSessions) {
   // The node has no inputs, so a deterministic op would be folded at load
   // time and every run would return the same tensor.
-  Session a(uniformGraph(true)), b(uniformGraph(true)), c(uniformGraph(false)), d(uniformGraph(false));
+  Session a(wrap(uniformGraph(true))), b(wrap(uniformGraph(true))), c(wrap(uniformGraph(false))), d(wrap(uniformGraph(false)));
   Tensor a1 = a.run({})[0].clone(), a2 = a.run({})[0].clone();
   Tensor b1 = b.run({})[0].clone(), b2 = b.run({})[0].clone();
   EXPECT_EQ(a1.shape(), (std::vector<int64_t>{64}));

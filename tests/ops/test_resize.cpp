@@ -7,6 +7,7 @@
 #include "op_tester.h"
 #include "ops/registry.h"
 #include "shape/resize.h"
+#include "ir_util.h"
 
 namespace oinfer::testing {
 namespace {
@@ -79,7 +80,7 @@ ValueInfo inferOnly(int64_t opset, const Shape& xShape, const Tensor* scales, co
   ctx.outputSet_.assign(1, false);
   ctx.outputValues_.resize(1);
   ctx.outputSymValues_.resize(1);
-  Registry::global().find("", "Resize", opset)->shape(ctx);
+  builtinRegistry().find("", "Resize", opset)->shape(ctx);
   return ctx.outputs_[0];
 }
 

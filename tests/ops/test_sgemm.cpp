@@ -92,20 +92,20 @@ TEST(Sgemm, AllTransposesOddSizes) {
 // 2 MiB boundary so transparent huge pages can back them; smaller ones on
 // 64 bytes. A packed operand that size still multiplies correctly.
 TEST(Sgemm, LargeBuffersAreHugePageAligned) {
-  for (size_t bytes : {size_t{1}, size_t{100}, cpu::kHugePage - 1, cpu::kHugePage, 3 * cpu::kHugePage + 5}) {
-    void* p = cpu::allocLarge(bytes);
+  for (size_t bytes : {size_t{1}, size_t{100}, kHugePage - 1, kHugePage, 3 * kHugePage + 5}) {
+    void* p = allocLarge(bytes);
     ASSERT_NE(p, nullptr);
-    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % (bytes >= cpu::kHugePage ? cpu::kHugePage : 64), 0u) << bytes;
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % (bytes >= kHugePage ? kHugePage : 64), 0u) << bytes;
     std::free(p);
   }
   cpu::AlignedScratch<float> scratch;
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(scratch.get(cpu::kHugePage)) % cpu::kHugePage, 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(scratch.get(kHugePage)) % kHugePage, 0u);
   const int64_t K = 1024, N = 640, M = 3;
   std::vector<float> a(M * K), b(K * N), c(M * N), ref(M * N, 0.f);
   for (int64_t i = 0; i < K * N; ++i) b[i] = float(i % 7) - 3.f;
   for (int64_t i = 0; i < M * K; ++i) a[i] = float(i % 5) - 2.f;
   const PackedB pb = packB(false, K, N, b.data(), N);
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(pb.data.get()) % cpu::kHugePage, 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(pb.data.get()) % kHugePage, 0u);
   sgemmPacked(false, M, a.data(), K, pb, 1.f, 0.f, c.data(), N, GemmEpilogue{}, nullptr);
   for (int64_t m = 0; m < M; ++m)
     for (int64_t k = 0; k < K; ++k)

@@ -33,6 +33,7 @@
 
 #include "oinfer/graph.h"
 #include "op_tester.h"
+#include "ir_util.h"
 
 namespace oinfer::testing {
 namespace {
@@ -209,7 +210,7 @@ TEST(SignalErrors, StftFrameTooLong) {
 // With the axis only known at run time, the inverse of a one-sided spectrum is
 // still typed as real ([...,1]), as the ONNX test models declare it.
 TEST(SignalShapes, InverseOnesidedWithRuntimeAxisIsReal) {
-  Graph g;
+  ir::Graph g;
   g.opsetImports[""] = 20;
   g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 10, 6, 2}});
   g.inputs.push_back(ValueInfo{"axis", ValueKind::kTensor, DataType::kInt64, true, {}});
@@ -227,7 +228,7 @@ TEST(SignalShapes, InverseOnesidedWithRuntimeAxisIsReal) {
   }
   g.nodes.push_back(n);
   g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kUndefined, false, {}});
-  g.inferShapes();
+  inferShapes(g);
   const ValueInfo* y = g.findValue("y");
   ASSERT_TRUE(y && y->hasShape);
   ASSERT_EQ(y->shape.size(), 4u);

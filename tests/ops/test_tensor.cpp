@@ -8,6 +8,7 @@
 #include "op_tester.h"
 #include "ops/registry.h"
 #include "shape/infer_context.h"
+#include "ir_util.h"
 
 using namespace oinfer;
 using oinfer::testing::OpTester;
@@ -83,7 +84,7 @@ class Infer {
     ctx_->outputSet_.assign(outputs, false);
     ctx_->outputValues_.resize(outputs);
     ctx_->outputSymValues_.resize(outputs);
-    const OpDef* def = Registry::global().find("", node_.opType, opset_);
+    const OpDef* def = builtinRegistry().find("", node_.opType, opset_);
     if (!def) throw Error(ErrorCode::kUnsupportedOp, "no " + node_.opType);
     def->shape(*ctx_);
     return *ctx_;
@@ -429,18 +430,18 @@ TEST(TensorErrors, DepthToSpaceChannels) {
 
 TEST(TensorRegistry, ViewsAndVersions) {
   for (const char* op : {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"}) {
-    const OpDef* d = Registry::global().find("", op, 25);
+    const OpDef* d = builtinRegistry().find("", op, 25);
     ASSERT_NE(d, nullptr) << op;
     EXPECT_EQ(d->viewOfInput, 0) << op;
   }
-  EXPECT_EQ(Registry::global().find("", "Pad", 20)->sinceVersion, 19);
-  EXPECT_EQ(Registry::global().find("", "Split", 17)->sinceVersion, 13);
-  EXPECT_EQ(Registry::global().find("", "Transpose", 12)->viewOfInput, -1);
+  EXPECT_EQ(builtinRegistry().find("", "Pad", 20)->sinceVersion, 19);
+  EXPECT_EQ(builtinRegistry().find("", "Split", 17)->sinceVersion, 13);
+  EXPECT_EQ(builtinRegistry().find("", "Transpose", 12)->viewOfInput, -1);
 }
 
 // The view ops' kernels copy (they run only for constant folding).
 TEST(TensorKernels, ViewKernelCopies) {
-  const OpDef* d = Registry::global().find("", "Reshape", 14);
+  const OpDef* d = builtinRegistry().find("", "Reshape", 14);
   Node n;
   n.opType = "Reshape";
   n.name = "r";

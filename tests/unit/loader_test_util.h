@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "oinfer/graph.h"
+#include "graph/graph_access.h"
 
 namespace loader_test {
 
@@ -101,7 +102,14 @@ inline std::string bytesOf(const onnx::ModelProto& m) {
   return s;
 }
 
-inline oinfer::Graph load(const onnx::ModelProto& m, const std::string& baseDir = {}) {
+// Loads through the public API and hands back the IR (the tests inspect it).
+inline oinfer::ir::Graph load(const onnx::ModelProto& m, const std::string& baseDir = {}) {
+  std::string s = bytesOf(m);
+  return oinfer::detail::GraphAccess::take(oinfer::Graph::loadFromBuffer(s.data(), s.size(), baseDir));
+}
+
+// Loads through the public API (for a Session).
+inline oinfer::Graph loadModel(const onnx::ModelProto& m, const std::string& baseDir = {}) {
   std::string s = bytesOf(m);
   return oinfer::Graph::loadFromBuffer(s.data(), s.size(), baseDir);
 }
@@ -142,7 +150,7 @@ inline void writeFile(const std::string& path, const std::string& bytes) {
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
-inline const oinfer::Node* findNode(const oinfer::Graph& g, const std::string& name) {
+inline const oinfer::Node* findNode(const oinfer::ir::Graph& g, const std::string& name) {
   for (const auto& n : g.nodes)
     if (n.name == name) return &n;
   return nullptr;

@@ -12,12 +12,13 @@
 #include <random>
 #include <set>
 
-#include "graph/passes/pass_util.h"
+#include "passes/pass_util.h"
 #include "ops/cpu/gemm/sgemm.h"
 #include "ops/kernel.h"
 #include "ops/registry.h"
 #include "oinfer/oinfer.h"
 #include "graph_builders.h"
+#include "ir_util.h"
 
 using namespace oinfer;
 
@@ -28,7 +29,7 @@ using test::rndT;
 
 // Conv (W_name [M, C / group, k, k], bias, pad k / 2, stride, group)
 // [+ residual] + Relu.
-void conv(Graph& g, std::mt19937& rng, const std::string& name, const std::string& in, int64_t c, int64_t m,
+void conv(ir::Graph& g, std::mt19937& rng, const std::string& name, const std::string& in, int64_t c, int64_t m,
           int64_t k, const std::string& out, const std::string& residual = "", int64_t stride = 1,
           int64_t group = 1) {
   // Weights scaled by 1 / sqrt(fan-in), so activations stay near 1 through
@@ -55,9 +56,9 @@ void conv(Graph& g, std::mt19937& rng, const std::string& name, const std::strin
 // -> squeeze 1x1 32->16 -> q -> expand1x1 16->32 -> e1, expand3x3 16->32 -> e3
 // -> Concat -> cat [64] -> 1x1 64->64 + cat -> r -> 3x3 64->48 -> y (output);
 // q -> GlobalAveragePool -> gap, GlobalMaxPool -> gmp (outputs)
-Graph fireGraph(int64_t H, int64_t N = 1) {
+ir::Graph fireGraph(int64_t H, int64_t N = 1) {
   std::mt19937 rng(7);
-  Graph g;
+  ir::Graph g;
   g.opsetImports[""] = 13;
   g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {N, 16, H, H}});
   conv(g, rng, "conv0", "x", 16, 32, 3, "s0");
@@ -105,7 +106,7 @@ bool avx512() { return std::string(sgemmIsa()) == "avx512"; }
 
 // A graph with one input x [xs] and one output y: the plan blocks exactly
 // `want` (on AVX-512; nothing elsewhere) and the run agrees with no passes.
-void expectBlockedRun(Graph g, const std::vector<int64_t>& xs, const std::set<std::string>& want, uint32_t seed,
+void expectBlockedRun(ir::Graph g, const std::vector<int64_t>& xs, const std::set<std::string>& want, uint32_t seed,
                       const std::string& what) {
   g.opsetImports[""] = 13;
   g.inputs.insert(g.inputs.begin(),
@@ -113,7 +114,7 @@ void expectBlockedRun(Graph g, const std::vector<int64_t>& xs, const std::set<st
   g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
   SessionOptions none, on;
   none.optimizationLevel = 0;
-  Session plain(g, none), s(g, on);
+  Session plain(wrap(g), none), s(wrap(g), on);
   EXPECT_EQ(blockedTensors(s.plan({{"x", xs}})), avx512() ? want : std::set<std::string>{}) << what;
   std::mt19937 rng(seed);
   const Tensor x = rndT(xs, rng);
@@ -124,13 +125,13 @@ void expectBlockedRun(Graph g, const std::vector<int64_t>& xs, const std::set<st
 
 TEST(BlockedLayout, FireBlockOnOddPlanes) {
   const int64_t H = 15;  // 225 pixels, the pooled plane 7x7: neither a multiple of 16
-  const Graph g = fireGraph(H);
+  const ir::Graph g = fireGraph(H);
   std::mt19937 rng(3);
   const Tensor x = rndT({1, 16, H, H}, rng);
   SessionOptions none, off, on;
   none.optimizationLevel = 0;
   off.blockedLayout = false;
-  Session plain(g, none), nchw(g, off), blocked(g, on);
+  Session plain(wrap(g), none), nchw(wrap(g), off), blocked(wrap(g), on);
   const auto want = plain.run({{"x", x}});
   const auto a = nchw.run({{"x", x}});
   const auto b = blocked.run({{"x", x}});
@@ -157,9 +158,9 @@ TEST(BlockedLayout, FireBlockOnOddPlanes) {
 TEST(BlockedLayout, AlignedPlanesToo) {
   // 16x16 planes (pooled 8x8): whole cache lines per channel; the layout
   // still keeps a tile's input pixels in whole lines.
-  const Graph g = fireGraph(16);
+  const ir::Graph g = fireGraph(16);
   SessionOptions on;
-  Session s(g, on);
+  Session s(wrap(g), on);
   if (avx512())
     EXPECT_EQ(blockedTensors(s.plan({{"x", {1, 16, 16, 16}}})),
               (std::set<std::string>{"s0", "p", "q", "e1", "e3", "cat", "r"}));
@@ -167,7 +168,7 @@ TEST(BlockedLayout, AlignedPlanesToo) {
   const Tensor x = rndT({1, 16, 16, 16}, rng);
   SessionOptions none;
   none.optimizationLevel = 0;
-  Session plain(g, none);
+  Session plain(wrap(g), none);
   expectClose(plain.run({{"x", x}}), s.run({{"x", x}}), "aligned planes");
 }
 
@@ -175,12 +176,12 @@ TEST(BlockedLayout, BatchOfTwo) {
   // Two images: the Concat is no longer planned in place (its pieces are not
   // contiguous), so its pieces stay NCHW; the pool's input and output and
   // the squeeze's output do not.
-  const Graph g = fireGraph(13, 2);
+  const ir::Graph g = fireGraph(13, 2);
   std::mt19937 rng(5);
   const Tensor x = rndT({2, 16, 13, 13}, rng);
   SessionOptions none, on;
   none.optimizationLevel = 0;
-  Session plain(g, none), blocked(g, on);
+  Session plain(wrap(g), none), blocked(wrap(g), on);
   expectClose(plain.run({{"x", x}}), blocked.run({{"x", x}}), "batch 2");
   if (avx512()) EXPECT_EQ(blockedTensors(blocked.plan({{"x", {2, 16, 13, 13}}})), (std::set<std::string>{"s0", "p", "q"}));
 }
@@ -191,7 +192,7 @@ TEST(BlockedLayout, StridedConvsReadIt) {
   // -> r -> GlobalAveragePool -> y. Every intermediate is blocked: the
   // strided convs read a at every other pixel, the pool reads r.
   std::mt19937 rng(9);
-  Graph g;
+  ir::Graph g;
   conv(g, rng, "c1", "x", 16, 32, 3, "a");
   conv(g, rng, "c2", "a", 32, 32, 3, "b", "", 2);
   conv(g, rng, "ds", "a", 32, 32, 1, "d", "", 2);
@@ -206,7 +207,7 @@ TEST(BlockedLayout, WinogradReadsAndWritesIt) {
   // -> b -> 1x1 64->64 + a -> r; then 3x3 256->256 over the 14x14 plane
   // pooled from r's expansion (F(2x2): 9 MiB of F(4x4) weights) -> y.
   std::mt19937 rng(12);
-  Graph g;
+  ir::Graph g;
   conv(g, rng, "c1", "x", 16, 64, 1, "a");
   conv(g, rng, "c2", "a", 64, 64, 3, "b");
   conv(g, rng, "c3", "b", 64, 64, 1, "r", "a");
@@ -227,7 +228,7 @@ TEST(BlockedLayout, DepthwiseAndChannelScaleTakeIt) {
   // depthwise convs and the per-channel Mul keep e, d, m, r and q blocked;
   // the scale s stays NCHW.
   std::mt19937 rng(14);
-  Graph g;
+  ir::Graph g;
   conv(g, rng, "c1", "x", 16, 32, 1, "e");
   conv(g, rng, "dw1", "e", 32, 32, 5, "d", "", 2, 32);
   g.nodes.push_back(mk("GlobalAveragePool", "gap", {"d"}, {"gp"}));
@@ -247,7 +248,7 @@ TEST(BlockedLayout, FewOutputsKeepTheirInputNchw) {
   // take the blocked layout and a stays NCHW (SRCNN's last layer ran 1.7x
   // slower forced onto that kernel).
   std::mt19937 rng(8);
-  Graph g;
+  ir::Graph g;
   conv(g, rng, "c1", "x", 16, 32, 3, "a");
   conv(g, rng, "c2", "a", 32, 3, 5, "y");
   expectBlockedRun(g, {1, 16, 13, 13}, {}, 11, "few outputs");
@@ -264,7 +265,7 @@ TEST(BlockedLayout, KernelRefusesLayoutItCannotTake) {
   ValueInfo yi{"y", ValueKind::kTensor, DataType::kFloat, true, {1, 32, 9, 9}};
   std::mt19937 rng(6);
   const Tensor w = rndT({32, 16, 1, 1}, rng);
-  const OpDef* def = Registry::global().find("", "Conv", 13);
+  const OpDef* def = builtinRegistry().find("", "Conv", 13);
   ASSERT_NE(def, nullptr);
   ASSERT_TRUE(def->blocked);
   KernelInit init{n, 13, {&xi, &wi}, {nullptr, &w}, {&yi}};
@@ -292,7 +293,7 @@ TEST(BlockedLayout, MulTakesItOnlyAsAChannelScale) {
   ValueInfo si{"s", ValueKind::kTensor, DataType::kFloat, true, {1, 32, 1, 1}};
   ValueInfo full{"t", ValueKind::kTensor, DataType::kFloat, true, {1, 32, 9, 9}};
   ValueInfo yi{"y", ValueKind::kTensor, DataType::kFloat, true, {1, 32, 9, 9}};
-  const OpDef* def = Registry::global().find("", "Mul", 14);
+  const OpDef* def = builtinRegistry().find("", "Mul", 14);
   ASSERT_NE(def, nullptr);
   ASSERT_TRUE(def->blocked);
   {
@@ -325,7 +326,7 @@ TEST(BlockedLayout, MaxPoolWithIndicesStaysNchw) {
   ValueInfo xi{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 32, 9, 9}};
   ValueInfo yi{"y", ValueKind::kTensor, DataType::kFloat, true, {1, 32, 7, 7}};
   ValueInfo ii{"i", ValueKind::kTensor, DataType::kInt64, true, {1, 32, 7, 7}};
-  const OpDef* def = Registry::global().find("", "MaxPool", 13);
+  const OpDef* def = builtinRegistry().find("", "MaxPool", 13);
   ASSERT_NE(def, nullptr);
   ASSERT_TRUE(def->blocked);
   KernelInit withIdx{n, 13, {&xi}, {nullptr}, {&yi, &ii}};

@@ -52,7 +52,7 @@ onnx::ModelProto sequenceAtModel() {
 }
 
 TEST(Sequence, AtPicksARowAndCountsFromTheEnd) {
-  oinfer::Session s(load(sequenceAtModel()));
+  oinfer::Session s(loadModel(sequenceAtModel()));
   const auto x = floats({3, 2}, {1, 2, 3, 4, 5, 6});
   auto out = s.run({{"x", x}, {"pos", oinfer::Tensor::scalar<int64_t>(1)}});
   EXPECT_EQ(out[0].shape(), (std::vector<int64_t>{1, 2}));
@@ -62,7 +62,7 @@ TEST(Sequence, AtPicksARowAndCountsFromTheEnd) {
 }
 
 TEST(Sequence, AtOutOfRangeNamesTheNodeAndTheRange) {
-  oinfer::Session s(load(sequenceAtModel()));
+  oinfer::Session s(loadModel(sequenceAtModel()));
   const std::string msg = runError(s, {{"x", floats({3, 2}, {1, 2, 3, 4, 5, 6})},
                                        {"pos", oinfer::Tensor::scalar<int64_t>(5)}});
   EXPECT_HAS(msg, "node 'at' (SequenceAt)");
@@ -86,18 +86,18 @@ onnx::ModelProto concatModel(int64_t axis, int64_t newAxis, std::vector<D> bShap
 }
 
 TEST(Sequence, ConcatFromSequenceConcatenatesOrStacks) {
-  oinfer::Session cat(load(concatModel(0, 0, {2})));
+  oinfer::Session cat(loadModel(concatModel(0, 0, {2})));
   auto out = cat.run({{"a", floats({2}, {1, 2})}, {"b", floats({2}, {3, 4})}});
   EXPECT_EQ(out[0].shape(), (std::vector<int64_t>{4}));
   EXPECT_EQ(values(out[0]), (std::vector<float>{1, 2, 3, 4}));
-  oinfer::Session stack(load(concatModel(-1, 1, {2})));
+  oinfer::Session stack(loadModel(concatModel(-1, 1, {2})));
   out = stack.run({{"a", floats({2}, {1, 2})}, {"b", floats({2}, {3, 4})}});
   EXPECT_EQ(out[0].shape(), (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(values(out[0]), (std::vector<float>{1, 3, 2, 4}));
 }
 
 TEST(Sequence, StackingUnequalShapesIsAnError) {
-  oinfer::Session s(load(concatModel(0, 1, {3})));
+  oinfer::Session s(loadModel(concatModel(0, 1, {3})));
   const std::string msg = runError(s, {{"a", floats({2}, {1, 2})}, {"b", floats({3}, {3, 4, 5})}});
   EXPECT_HAS(msg, "node 'concat' (ConcatFromSequence)");
   EXPECT_HAS(msg, "tensor 1 of the sequence is float32 [3], tensor 0 is float32 [2]; stacking needs equal shapes");
@@ -138,7 +138,7 @@ TEST(Loop, ConditionStopsEarlyAndScanOutputsStack) {
   node(body, "Add", {"a", "one"}, {"a_out"});
   node(body, "Less", {"i", "two"}, {"c_out"});
   node(body, "Identity", {"a_out"}, {"a_scan"});
-  oinfer::Session s(load(m));
+  oinfer::Session s(loadModel(m));
   auto out = s.run({{"acc0", floats({1}, {10})}});
   EXPECT_EQ(values(out[0]), (std::vector<float>{13}));
   EXPECT_EQ(out[1].shape(), (std::vector<int64_t>{3, 1}));
@@ -166,7 +166,7 @@ TEST(Scan, ReverseDirectionAndOutputAxis) {
   vi(body->mutable_output(), "p", TensorProto::FLOAT, {2});
   node(body, "Add", {"s", "col"}, {"s_out"});
   node(body, "Identity", {"s_out"}, {"p"});
-  oinfer::Session s(load(m));
+  oinfer::Session s(loadModel(m));
   auto out = s.run({{"x", floats({2, 3}, {1, 2, 3, 4, 5, 6})}});
   EXPECT_EQ(values(out[0]), (std::vector<float>{6, 15}));
   // Steps visit columns 2, 1, 0; the scan output keeps step order along axis 1.
@@ -198,7 +198,7 @@ onnx::ModelProto ifModel(const std::string& elseOp) {
 }
 
 TEST(If, ConditionMustBeOneBool) {
-  oinfer::Session s(load(ifModel("Abs")));
+  oinfer::Session s(loadModel(ifModel("Abs")));
   auto out = s.run({{"c", oinfer::Tensor::fromVector<bool>({1}, {false})}, {"x", floats({2}, {-1, 2})}});
   EXPECT_EQ(values(out[0]), (std::vector<float>{1, 2}));
   const std::string msg =
@@ -209,7 +209,7 @@ TEST(If, ConditionMustBeOneBool) {
 
 TEST(If, UnsupportedOpInsideABranchIsReportedAtLoad) {
   try {
-    oinfer::Session s(load(ifModel("NoSuchOp")));
+    oinfer::Session s(loadModel(ifModel("NoSuchOp")));
     ADD_FAILURE() << "expected an unsupported-op error";
   } catch (const oinfer::Error& e) {
     const std::string msg = e.what();
@@ -232,7 +232,7 @@ TEST(Optional, GetElementOfAnEmptyOptionalIsAnError) {
   node(g, "OptionalHasElement", {"o"}, {"has"}, "has");
   node(g, "OptionalGetElement", {"o"}, {"e"}, "get");
   node(g, "Add", {"e", "x"}, {"y"}, "add");
-  oinfer::Session s(load(m));
+  oinfer::Session s(loadModel(m));
   const std::string msg = runError(s, {{"x", floats({2}, {1, 2})}});
   EXPECT_HAS(msg, "node 'get' (OptionalGetElement)");
   EXPECT_HAS(msg, "the optional input 'o' is empty");

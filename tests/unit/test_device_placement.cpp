@@ -30,6 +30,7 @@ struct Builder {
     int out = add(PlacementSlot::kValue, t, n);
     PlacementStep st;
     st.opType = op;
+    st.readsShapeOnly = op == "Shape" || op == "Size";  // as their registry entries say
     st.in = std::move(in);
     st.out = {out};
     st.view = viewOf >= 0;

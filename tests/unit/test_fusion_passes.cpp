@@ -7,11 +7,12 @@
 #include <cmath>
 #include <random>
 
-#include "graph/passes/pass_util.h"
-#include "graph/passes/passes.h"
+#include "passes/pass_util.h"
+#include "passes/passes.h"
 #include "ops/cpu/gemm/sgemm.h"
 #include "oinfer/oinfer.h"
 #include "graph_builders.h"
+#include "ir_util.h"
 
 using namespace oinfer;
 
@@ -33,9 +34,9 @@ void addFloat(Node& n, const std::string& name, float v) {
 }
 
 // x[1,4,6,6] -> Conv(6, 3x3, pad 1, bias) -> c
-Graph convGraph(int opset = 13) {
+ir::Graph convGraph(int opset = 13) {
   std::mt19937 rng(5);
-  Graph g;
+  ir::Graph g;
   g.opsetImports[""] = opset;
   g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 4, 6, 6}});
   g.initializers["W"] = rndT({6, 4, 3, 3}, rng);
@@ -46,25 +47,25 @@ Graph convGraph(int opset = 13) {
   return g;
 }
 
-void output(Graph& g, const std::string& name) {
+void output(ir::Graph& g, const std::string& name) {
   g.outputs.push_back(ValueInfo{name, ValueKind::kTensor, DataType::kFloat, false, {}});
 }
 
-size_t countOp(const Graph& g, const std::string& op) {
+size_t countOp(const ir::Graph& g, const std::string& op) {
   size_t n = 0;
   for (const auto& node : g.nodes) n += node.opType == op;
   return n;
 }
 
-void expectSame(const Graph& g, size_t nodesOptimized, size_t fused) {
+void expectSame(const ir::Graph& g, size_t nodesOptimized, size_t fused) {
   std::mt19937 rng(17);
   Tensor x = rndT({1, 4, 6, 6}, rng);
   SessionOptions off, on;
   off.optimizationLevel = 0;
   on.optimizationLevel = 1;
-  Session plain(g, off), optimized(g, on);
-  EXPECT_EQ(optimized.graph().nodes.size(), nodesOptimized);
-  EXPECT_EQ(countOp(optimized.graph(), "FusedConv"), fused);
+  Session plain(wrap(g), off), optimized(wrap(g), on);
+  EXPECT_EQ(irOf(optimized.graph()).nodes.size(), nodesOptimized);
+  EXPECT_EQ(countOp(irOf(optimized.graph()), "FusedConv"), fused);
   auto a = plain.run({{"x", x}});
   auto b = optimized.run({{"x", x}});
   ASSERT_EQ(a.size(), b.size());
@@ -81,7 +82,7 @@ void expectSame(const Graph& g, size_t nodesOptimized, size_t fused) {
 
 TEST(FusionPasses, ConvUnaryActivations) {
   for (const char* op : {"Relu", "Sigmoid", "Tanh", "HardSwish", "LeakyRelu", "HardSigmoid"}) {
-    Graph g = convGraph(14);
+    ir::Graph g = convGraph(14);
     Node a = mk(op, "act", {"c"}, {"y"});
     if (std::string(op) == "LeakyRelu") addFloat(a, "alpha", 0.3f);
     if (std::string(op) == "HardSigmoid") addFloat(a, "alpha", 0.3f);
@@ -93,7 +94,7 @@ TEST(FusionPasses, ConvUnaryActivations) {
 }
 
 TEST(FusionPasses, ConvClipOpset13Inputs) {
-  Graph g = convGraph(13);
+  ir::Graph g = convGraph(13);
   g.initializers["lo"] = Tensor::fromVector<float>({}, {0.f});
   g.initializers["hi"] = Tensor::fromVector<float>({}, {0.5f});
   g.nodes.push_back(mk("Clip", "clip", {"c", "lo", "hi"}, {"y"}));
@@ -103,7 +104,7 @@ TEST(FusionPasses, ConvClipOpset13Inputs) {
 
 // Exporters (torch) write Clip's bounds as Constant nodes.
 TEST(FusionPasses, ConvClipConstantNodeBounds) {
-  Graph g = convGraph(13);
+  ir::Graph g = convGraph(13);
   for (auto [name, v] : {std::pair<const char*, float>{"lo", 0.f}, {"hi", 0.6f}}) {
     Node c = mk("Constant", std::string(name) + "_c", {}, {name});
     Attribute a;
@@ -116,13 +117,13 @@ TEST(FusionPasses, ConvClipConstantNodeBounds) {
   g.nodes.push_back(mk("Clip", "clip", {"c", "lo", "hi"}, {"y"}));
   output(g, "y");
   SessionOptions on;
-  Session s(g, on);
-  EXPECT_EQ(countOp(s.graph(), "FusedConv"), 1u);
-  EXPECT_EQ(countOp(s.graph(), "Clip"), 0u);
+  Session s(wrap(g), on);
+  EXPECT_EQ(countOp(irOf(s.graph()), "FusedConv"), 1u);
+  EXPECT_EQ(countOp(irOf(s.graph()), "Clip"), 0u);
 }
 
 TEST(FusionPasses, ConvClipOpset6Attributes) {
-  Graph g = convGraph(6);
+  ir::Graph g = convGraph(6);
   Node c = mk("Clip", "clip", {"c"}, {"y"});
   addFloat(c, "min", -0.2f);
   addFloat(c, "max", 0.3f);
@@ -132,17 +133,17 @@ TEST(FusionPasses, ConvClipOpset6Attributes) {
 }
 
 TEST(FusionPasses, ConvClipWithRuntimeBoundIsLeftAlone) {
-  Graph g = convGraph(13);
+  ir::Graph g = convGraph(13);
   g.inputs.push_back(ValueInfo{"hi", ValueKind::kTensor, DataType::kFloat, true, {}});
   g.nodes.push_back(mk("Clip", "clip", {"c", "", "hi"}, {"y"}));
   output(g, "y");
   SessionOptions on;
-  Session s(g, on);
-  EXPECT_EQ(countOp(s.graph(), "FusedConv"), 0u);
+  Session s(wrap(g), on);
+  EXPECT_EQ(countOp(irOf(s.graph()), "FusedConv"), 0u);
 }
 
 TEST(FusionPasses, ConvSiLU) {
-  Graph g = convGraph();
+  ir::Graph g = convGraph();
   g.nodes.push_back(mk("Sigmoid", "sig", {"c"}, {"s"}));
   g.nodes.push_back(mk("Mul", "mul", {"s", "c"}, {"y"}));
   output(g, "y");
@@ -153,7 +154,7 @@ TEST(FusionPasses, ConvSiLU) {
 // after the Conv in the sorted order (a second Conv), so the fused node must
 // take the Relu's place.
 TEST(FusionPasses, ConvAddResidualRelu) {
-  Graph g = convGraph();
+  ir::Graph g = convGraph();
   std::mt19937 rng(9);
   g.initializers["W2"] = rndT({6, 4, 1, 1}, rng);
   g.nodes.push_back(mk("Conv", "down", {"x", "W2"}, {"d"}));
@@ -167,7 +168,7 @@ TEST(FusionPasses, ConvAddResidualRelu) {
 }
 
 TEST(FusionPasses, ConvAddWithoutActivation) {
-  Graph g = convGraph();
+  ir::Graph g = convGraph();
   g.inputs.push_back(ValueInfo{"r", ValueKind::kTensor, DataType::kFloat, true, {1, 6, 6, 6}});
   g.nodes.push_back(mk("Add", "add", {"r", "c"}, {"y"}));
   output(g, "y");
@@ -175,8 +176,8 @@ TEST(FusionPasses, ConvAddWithoutActivation) {
   Tensor x = rndT({1, 4, 6, 6}, rng), r = rndT({1, 6, 6, 6}, rng);
   SessionOptions off, on;
   off.optimizationLevel = 0;
-  Session plain(g, off), optimized(g, on);
-  EXPECT_EQ(countOp(optimized.graph(), "FusedConv"), 1u);
+  Session plain(wrap(g), off), optimized(wrap(g), on);
+  EXPECT_EQ(countOp(irOf(optimized.graph()), "FusedConv"), 1u);
   auto a = plain.run({{"x", x}, {"r", r}});
   auto b = optimized.run({{"x", x}, {"r", r}});
   for (int64_t i = 0; i < a[0].numel(); ++i) ASSERT_NEAR(a[0].data<float>()[i], b[0].data<float>()[i], 1e-5f);
@@ -184,7 +185,7 @@ TEST(FusionPasses, ConvAddWithoutActivation) {
 
 // A per-channel constant Add is folded into the bias, then the Relu fuses.
 TEST(FusionPasses, ConvBiasAddRelu) {
-  Graph g = convGraph();
+  ir::Graph g = convGraph();
   g.initializers["bias"] = Tensor::fromVector<float>({6, 1, 1}, {1, -2, 3, -4, 5, -6});
   g.nodes.push_back(mk("Add", "add", {"bias", "c"}, {"s"}));
   g.nodes.push_back(mk("Relu", "relu", {"s"}, {"y"}));
@@ -195,7 +196,7 @@ TEST(FusionPasses, ConvBiasAddRelu) {
 // An Add that broadcasts over more than the channel axis is neither a bias
 // nor a residual, so the chain stops at the Conv.
 TEST(FusionPasses, BroadcastingAddIsNotAResidual) {
-  Graph g = convGraph();
+  ir::Graph g = convGraph();
   g.initializers["bias"] = Tensor::fromVector<float>({1, 6}, {1, 2, 3, 4, 5, 6});
   g.nodes.push_back(mk("Add", "add", {"c", "bias"}, {"s"}));
   g.nodes.push_back(mk("Relu", "relu", {"s"}, {"y"}));
@@ -204,7 +205,7 @@ TEST(FusionPasses, BroadcastingAddIsNotAResidual) {
 }
 
 TEST(FusionPasses, IntermediateReadElsewhereIsNotFused) {
-  Graph g = convGraph();
+  ir::Graph g = convGraph();
   g.nodes.push_back(mk("Relu", "relu", {"c"}, {"y"}));
   output(g, "y");
   output(g, "c");  // the Conv output is also a graph output
@@ -212,11 +213,11 @@ TEST(FusionPasses, IntermediateReadElsewhereIsNotFused) {
 }
 
 TEST(FusionPasses, PassReturnsCountAndImportsDomain) {
-  Graph g = convGraph();
+  ir::Graph g = convGraph();
   g.nodes.push_back(mk("Relu", "relu", {"c"}, {"y"}));
   output(g, "y");
   g.topologicalSort();
-  EXPECT_EQ(passes::fuseConvActivation(g), 1);
+  EXPECT_EQ(passes::fuseConvActivation(g, passContext()), 1);
   EXPECT_EQ(g.opset("ai.oinfer"), 1);
   ASSERT_EQ(g.nodes.size(), 1u);
   EXPECT_EQ(g.nodes[0].attrString("activation", ""), "Relu");
@@ -226,11 +227,11 @@ TEST(FusionPasses, PassReturnsCountAndImportsDomain) {
 // Runs g on x with the passes off and on (twice: a fused kernel's buffers
 // reused), checks the outputs agree; returns the optimized graph's count of
 // `fusedOp` nodes.
-size_t runOnAndOff(const Graph& g, const Tensor& x, const char* fusedOp, bool blockedLayout = true) {
+size_t runOnAndOff(const ir::Graph& g, const Tensor& x, const char* fusedOp, bool blockedLayout = true) {
   SessionOptions off, on;
   off.optimizationLevel = 0;
   on.blockedLayout = blockedLayout;
-  Session plain(g, off), optimized(g, on);
+  Session plain(wrap(g), off), optimized(wrap(g), on);
   auto a = plain.run({{"x", x}});
   auto r = optimized.run({{"x", x}});
   auto again = optimized.run({{"x", x}});
@@ -242,7 +243,7 @@ size_t runOnAndOff(const Graph& g, const Tensor& x, const char* fusedOp, bool bl
     EXPECT_EQ(v, again[0].data<float>()[i]) << "element " << i;
     if (std::fabs(v - e) > 1e-5f + 1e-4f * std::fabs(e) || v != again[0].data<float>()[i]) break;
   }
-  return countOp(optimized.graph(), fusedOp);
+  return countOp(irOf(optimized.graph()), fusedOp);
 }
 
 // ---- fuseConvDepthwise ------------------------------------------------------
@@ -256,7 +257,7 @@ struct BlockSpec {
 };
 
 // Appends `act` after value `in` (output `out`); SiLU as Sigmoid * x.
-void addActivation(Graph& g, const std::string& act, const std::string& in, const std::string& out) {
+void addActivation(ir::Graph& g, const std::string& act, const std::string& in, const std::string& out) {
   if (act.empty()) {
     g.nodes.push_back(mk("Identity", out + "_id", {in}, {out}));  // (after the depthwise only)
   } else if (act == "Clip") {
@@ -270,9 +271,9 @@ void addActivation(Graph& g, const std::string& act, const std::string& in, cons
 }
 
 // x -> Conv 1x1 (c -> e) -> act1 -> depthwise Conv k x k (stride s, pad k/2) -> act2 -> y
-Graph expandBlock(const BlockSpec& b) {
+ir::Graph expandBlock(const BlockSpec& b) {
   std::mt19937 rng(31);
-  Graph g;
+  ir::Graph g;
   g.opsetImports[""] = 14;
   g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {b.n, b.c, b.h, b.w}});
   g.initializers["We"] = rndT({b.e, b.c, 1, 1}, rng);
@@ -364,27 +365,27 @@ TEST(FusionPasses, ExpandDepthwiseLeftAlone) {
     EXPECT_EQ(runBlock(b), 0u);
   }
   {
-    Graph g = expandBlock(BlockSpec{});
+    ir::Graph g = expandBlock(BlockSpec{});
     output(g, "e");  // the expanded tensor is also a graph output
     SessionOptions on;
-    Session s(g, on);
-    EXPECT_EQ(countOp(s.graph(), "FusedConvDepthwise"), 0u);
+    Session s(wrap(g), on);
+    EXPECT_EQ(countOp(irOf(s.graph()), "FusedConvDepthwise"), 0u);
   }
   {
     BlockSpec b;  // Gelu after the expand has no in-register form in the fused kernel
-    Graph g = expandBlock(b);
+    ir::Graph g = expandBlock(b);
     for (Node& n : g.nodes)
       if (n.name == "e_clip") n = mk("Gelu", "e_gelu", {"e0"}, {"e"});
     g.opsetImports[""] = 20;
     SessionOptions on;
-    Session s(g, on);
-    EXPECT_EQ(countOp(s.graph(), "FusedConvDepthwise"), 0u);
-    EXPECT_EQ(countOp(s.graph(), "FusedConv"), 2u);
+    Session s(wrap(g), on);
+    EXPECT_EQ(countOp(irOf(s.graph()), "FusedConvDepthwise"), 0u);
+    EXPECT_EQ(countOp(irOf(s.graph()), "FusedConv"), 2u);
   }
 }
 
 TEST(FusionPasses, FusedConvDepthwiseShapeErrors) {
-  Graph g;
+  ir::Graph g;
   g.opsetImports[""] = 14;
   g.opsetImports["ai.oinfer"] = 1;
   std::mt19937 rng(2);
@@ -396,7 +397,7 @@ TEST(FusionPasses, FusedConvDepthwiseShapeErrors) {
   g.nodes.push_back(f);
   output(g, "y");
   try {
-    Session s(g, SessionOptions{});
+    Session s(wrap(g), SessionOptions{});
     FAIL() << "expected an error";
   } catch (const Error& e) {
     const std::string msg = e.what();
@@ -406,7 +407,7 @@ TEST(FusionPasses, FusedConvDepthwiseShapeErrors) {
   g.initializers["W"] = rndT({8, 4, 1, 1}, rng);
   g.initializers["Wd"] = rndT({6, 1, 3, 3}, rng);  // 6 depthwise channels, 8 expanded
   try {
-    Session s(g, SessionOptions{});
+    Session s(wrap(g), SessionOptions{});
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("input 3 ('Wd') has shape [6,1,3,3], expected [8,1,kh,kw]"),
@@ -417,7 +418,7 @@ TEST(FusionPasses, FusedConvDepthwiseShapeErrors) {
   // reports it when the run's X arrives.
   g.initializers["Wd"] = rndT({8, 1, 3, 3}, rng);
   g.inputs[0].shape = {1, Dim::sym("c"), 28, 28};
-  Session s(g, SessionOptions{});
+  Session s(wrap(g), SessionOptions{});
   try {
     s.run({{"x", rndT({1, 3, 28, 28}, rng)}});
     FAIL() << "expected an error";
@@ -430,7 +431,7 @@ TEST(FusionPasses, FusedConvDepthwiseShapeErrors) {
   g.inputs[0].shape = {1, 4, 28, 28};
   g.inputs.push_back(ValueInfo{"B", ValueKind::kTensor, DataType::kFloat, true, {Dim::sym("b")}});
   g.nodes[0].inputs[2] = "B";
-  Session sb(g, SessionOptions{});
+  Session sb(wrap(g), SessionOptions{});
   try {
     sb.run({{"x", rndT({1, 4, 28, 28}, rng)}, {"B", rndT({5}, rng)}});
     FAIL() << "expected an error";
@@ -451,9 +452,9 @@ struct StemSpec {
 };
 
 // x -> Conv k x k (c -> m, stride s, pad) -> act -> MaxPool -> y
-Graph stemBlock(const StemSpec& b) {
+ir::Graph stemBlock(const StemSpec& b) {
   std::mt19937 rng(41);
-  Graph g;
+  ir::Graph g;
   g.opsetImports[""] = 14;
   g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {b.n, b.c, b.h, b.w}});
   g.initializers["W"] = rndT({b.m, b.c, b.k, b.k}, rng);
@@ -528,25 +529,25 @@ TEST(FusionPasses, ConvMaxPoolLeftAlone) {
     EXPECT_EQ(runStem(b), 0u);
   }
   {
-    Graph g = stemBlock(StemSpec{});
+    ir::Graph g = stemBlock(StemSpec{});
     output(g, "s");  // the conv output is also a graph output
-    Session s(g, SessionOptions{});
-    EXPECT_EQ(countOp(s.graph(), "FusedConvMaxPool"), 0u);
+    Session s(wrap(g), SessionOptions{});
+    EXPECT_EQ(countOp(irOf(s.graph()), "FusedConvMaxPool"), 0u);
   }
   {
-    Graph g = stemBlock(StemSpec{});  // the pool's Indices are asked for
+    ir::Graph g = stemBlock(StemSpec{});  // the pool's Indices are asked for
     for (Node& n : g.nodes)
       if (n.opType == "MaxPool") n.outputs.push_back("idx");
     output(g, "idx");
-    Session s(g, SessionOptions{});
-    EXPECT_EQ(countOp(s.graph(), "FusedConvMaxPool"), 0u);
+    Session s(wrap(g), SessionOptions{});
+    EXPECT_EQ(countOp(irOf(s.graph()), "FusedConvMaxPool"), 0u);
   }
 }
 
 // Weights given at run time: the fused node runs the Conv and the pool apart.
 TEST(FusionPasses, FusedConvMaxPoolRuntimeWeightsAndErrors) {
   std::mt19937 rng(6);
-  Graph g;
+  ir::Graph g;
   g.opsetImports[""] = 14;
   g.opsetImports["ai.oinfer"] = 1;
   g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 3, 30, 34}});
@@ -560,7 +561,7 @@ TEST(FusionPasses, FusedConvMaxPoolRuntimeWeightsAndErrors) {
   g.nodes.push_back(f);
   output(g, "y");
   // The reference: Conv, Relu, MaxPool as ONNX ops.
-  Graph ref;
+  ir::Graph ref;
   ref.opsetImports[""] = 14;
   ref.inputs = g.inputs;
   Node c = mk("Conv", "c", {"x", "W"}, {"c0"});
@@ -575,7 +576,7 @@ TEST(FusionPasses, FusedConvMaxPoolRuntimeWeightsAndErrors) {
   Tensor x = rndT({1, 3, 30, 34}, rng), w = rndT({16, 3, 3, 3}, rng);
   SessionOptions off;
   off.optimizationLevel = 0;
-  Session sf(g, off), sr(ref, off);
+  Session sf(wrap(g), off), sr(wrap(ref), off);
   auto a = sr.run({{"x", x}, {"W", w}});
   auto r = sf.run({{"x", x}, {"W", w}});
   ASSERT_EQ(a[0].shape(), r[0].shape());
@@ -594,7 +595,7 @@ TEST(FusionPasses, FusedConvMaxPoolRuntimeWeightsAndErrors) {
   for (Attribute& a2 : g.nodes[0].attributes)
     if (a2.name == "pool_kernel_shape") a2.name = "pool_kernel";
   try {
-    Session s(g, off);
+    Session s(wrap(g), off);
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("attribute 'pool_kernel_shape' is required"), std::string::npos) << e.what();
@@ -606,7 +607,7 @@ TEST(FusionPasses, FusedConvMaxPoolRuntimeWeightsAndErrors) {
 TEST(FusionPasses, FusedConvMaxPoolApart) {
   std::mt19937 rng(8);
   auto build = [&](bool fused) {
-    Graph g;
+    ir::Graph g;
     g.opsetImports[""] = 14;
     if (fused) g.opsetImports["ai.oinfer"] = 1;
     g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {2, 5, 17, 19}});
@@ -639,7 +640,7 @@ TEST(FusionPasses, FusedConvMaxPoolApart) {
   Tensor x = rndT({2, 5, 17, 19}, rng);
   SessionOptions off;
   off.optimizationLevel = 0;
-  Session sf(build(true), off), sr(build(false), off);
+  Session sf(wrap(build(true)), off), sr(wrap(build(false)), off);
   auto a = sr.run({{"x", x}});
   auto r = sf.run({{"x", x}});
   auto again = sf.run({{"x", x}});

@@ -11,11 +11,13 @@
 
 #include "loader_test_util.h"
 #include "oinfer/tensor_io.h"
+#include "ir_util.h"
 
 using namespace loader_test;
 using oinfer::DataType;
 using oinfer::ErrorCode;
 using oinfer::Graph;
+namespace ir = oinfer::ir;
 using oinfer::Tensor;
 
 // ---- model level ------------------------------------------------------------
@@ -31,7 +33,7 @@ TEST(Loader, ModelMetadataAndValueInfo) {
   auto* noShape = g->add_value_info();
   noShape->set_name("noshape");
   setTensorType(noShape->mutable_type(), onnx::TensorProto::FLOAT, {}, false);
-  Graph out = load(m);
+  ir::Graph out = load(m);
   EXPECT_EQ(out.irVersion, 8);
   EXPECT_EQ(out.producerName, "pytorch");
   EXPECT_EQ(out.producerVersion, "2.1");
@@ -54,8 +56,8 @@ TEST(Loader, ModelMetadataAndValueInfo) {
   EXPECT_EQ(tmp.shape[0].symbol.rfind("unk__input_", 0), 0u) << tmp.shape[0].symbol;
   EXPECT_EQ(tmp.shape[1], oinfer::Dim(4));
   EXPECT_FALSE(out.valueInfo.at("noshape").hasShape);
-  EXPECT_FALSE(out.sorted);
-  EXPECT_FALSE(out.shapesInferred);
+  EXPECT_FALSE(out.sorted());
+  EXPECT_FALSE(out.shapesInferred());
 }
 
 TEST(Loader, FreshSymbolsAreDistinct) {
@@ -64,7 +66,7 @@ TEST(Loader, FreshSymbolsAreDistinct) {
   x->clear_dim();
   x->add_dim();
   x->add_dim();
-  Graph g = load(m);
+  ir::Graph g = load(m);
   ASSERT_EQ(g.inputs[0].shape.size(), 2u);
   EXPECT_NE(g.inputs[0].shape[0], g.inputs[0].shape[1]);
 }
@@ -78,7 +80,7 @@ TEST(Loader, SequenceAndOptionalTypes) {
   auto* o = g->add_value_info();
   o->set_name("opt");
   setTensorType(o->mutable_type()->mutable_optional_type()->mutable_elem_type(), onnx::TensorProto::DOUBLE, {});
-  Graph out = load(m);
+  ir::Graph out = load(m);
   EXPECT_EQ(out.valueInfo.at("seq").kind, oinfer::ValueKind::kSequence);
   EXPECT_EQ(out.valueInfo.at("seq").dtype, DataType::kInt32);
   EXPECT_EQ(out.valueInfo.at("opt").kind, oinfer::ValueKind::kOptional);
@@ -122,7 +124,7 @@ TEST(Loader, MissingFileIsIOError) {
 TEST(Loader, LoadFromFile) {
   TempDir dir("file");
   writeFile(dir.file("m.onnx"), bytesOf(reluModel()));
-  Graph g = Graph::loadFromONNX(dir.file("m.onnx"));
+  ir::Graph g = oinfer::loadIr(dir.file("m.onnx"));
   ASSERT_EQ(g.nodes.size(), 1u);
   EXPECT_EQ(g.nodes[0].opType, "Relu");
 }
@@ -148,7 +150,7 @@ TEST(Loader, LargeFileParsedInChunksLoadsExactly) {
   const std::string bytes = bytesOf(m);
   ASSERT_GT(bytes.size(), size_t{40} << 20);
   writeFile(dir.file("big.onnx"), bytes);
-  Graph loaded = Graph::loadFromONNX(dir.file("big.onnx"));
+  ir::Graph loaded = oinfer::loadIr(dir.file("big.onnx"));
   ASSERT_EQ(loaded.initializers.size(), values.size());
   for (size_t i = 0; i < values.size(); ++i) {
     const Tensor& t = loaded.initializers.at("w" + std::to_string(i));
@@ -204,7 +206,7 @@ onnx::ModelProto richModel() {
 }  // namespace
 
 TEST(Loader, RichModelLoads) {
-  Graph g = load(richModel());
+  ir::Graph g = load(richModel());
   EXPECT_EQ(g.nodes.size(), 5u);
   EXPECT_EQ(g.initializers.size(), 2u);
   EXPECT_NE(findNode(g, "call/LeakyRelu_0"), nullptr);
@@ -233,7 +235,7 @@ TEST(Loader, ByteFlipFuzzNeverCrashes) {
     const int flips = 1 + static_cast<int>(rng() % 4);
     for (int k = 0; k < flips; ++k) bytes[rng() % bytes.size()] = static_cast<char>(rng() & 0xff);
     try {
-      Graph g = Graph::loadFromBuffer(bytes.data(), bytes.size());
+      ir::Graph g = oinfer::loadIr(Graph::loadFromBuffer(bytes.data(), bytes.size()));
       ++loaded;
     } catch (const oinfer::Error&) {
       ++failed;
@@ -289,7 +291,7 @@ namespace {
 Tensor roundTrip(const onnx::TensorProto& t) {
   auto m = reluModel();
   *m.mutable_graph()->add_initializer() = t;
-  Graph g = load(m);
+  ir::Graph g = load(m);
   return g.initializers.at(t.name());
 }
 onnx::TensorProto typed(int dtype, std::vector<int64_t> dims) {
@@ -498,12 +500,12 @@ TEST(LoaderExternal, ReadsRelativeToModelFolder) {
   std::filesystem::create_directories(dir.path / "weights");
   writeFile(dir.file("weights/w.bin"), std::string(8, '\0') + floatBytes({1, 2, 3, 4}) + "tail");
   writeFile(dir.file("m.onnx"), bytesOf(externalModel("weights/w.bin", 8, 16)));
-  Graph g = Graph::loadFromONNX(dir.file("m.onnx"));
+  ir::Graph g = oinfer::loadIr(dir.file("m.onnx"));
   EXPECT_EQ(g.initializers.at("W").toVector<float>(), (std::vector<float>{1, 2, 3, 4}));
 
   // No length: the tensor's size from the offset; buffers use baseDir.
   writeFile(dir.file("w2.bin"), floatBytes({5, 6, 7, 8}));
-  Graph g2 = load(externalModel("w2.bin"), dir.path.string());
+  ir::Graph g2 = load(externalModel("w2.bin"), dir.path.string());
   EXPECT_EQ(g2.initializers.at("W").toVector<float>(), (std::vector<float>{5, 6, 7, 8}));
 }
 
@@ -525,7 +527,7 @@ TEST(LoaderExternal, DotDotEscapeRefused) {
   // `..` that stays inside is fine.
   std::filesystem::create_directories(dir.path / "model/sub");
   writeFile(dir.file("model/w.bin"), floatBytes({1, 2, 3, 4}));
-  Graph g = load(externalModel("sub/../w.bin"), (dir.path / "model").string());
+  ir::Graph g = load(externalModel("sub/../w.bin"), (dir.path / "model").string());
   EXPECT_EQ(g.initializers.at("W").numel(), 4);
 }
 

@@ -6,11 +6,13 @@
 #include <algorithm>
 
 #include "loader_test_util.h"
+#include "ir_util.h"
 
 using namespace loader_test;
 using oinfer::AttrType;
 using oinfer::DataType;
 using oinfer::Graph;
+namespace ir = oinfer::ir;
 using oinfer::Tensor;
 
 TEST(LoaderGraph, InputThatIsInitializerIsAWeight) {
@@ -20,7 +22,7 @@ TEST(LoaderGraph, InputThatIsInitializerIsAWeight) {
   initF(g, "W", {2}, {1, 2});
   node(g, "Add", {"Y", "W"}, {"Z"});
   vi(g->mutable_output(), "Z");
-  Graph out = load(m);
+  ir::Graph out = load(m);
   ASSERT_EQ(out.inputs.size(), 1u);
   EXPECT_EQ(out.inputs[0].name, "X");
   ASSERT_EQ(out.initializers.count("W"), 1u);
@@ -74,7 +76,7 @@ TEST(LoaderGraph, EmptyOptionalInputKept) {
   auto m = reluModel();
   initF(m.mutable_graph(), "hi", {}, {6});
   node(m.mutable_graph(), "Clip", {"Y", "", "hi"}, {"Z", ""}, "clip");
-  Graph g = load(m);
+  ir::Graph g = load(m);
   const auto* clip = findNode(g, "clip");
   ASSERT_NE(clip, nullptr);
   EXPECT_EQ(clip->inputs, (std::vector<std::string>{"Y", "", "hi"}));
@@ -90,7 +92,7 @@ TEST(LoaderGraph, UnnamedNodesGetUniqueNames) {
   node(g, "Neg", {"c"}, {"d"}, "relu");      // duplicate of node 0's name: "relu_1"
   node(g, "Abs", {"d"}, {"e"}, "");          // "Abs_5"
   node(g, "Abs", {"e"}, {"f"});              // "Abs_6"
-  Graph out = load(m);
+  ir::Graph out = load(m);
   std::vector<std::string> names;
   for (const auto& n : out.nodes) names.push_back(n.name);
   EXPECT_EQ(names, (std::vector<std::string>{"relu", "Relu_1_1", "Relu_1", "Neg_3", "relu_1", "Abs_5", "Abs_6"}));
@@ -135,7 +137,7 @@ TEST(LoaderGraph, ConstantEveryForm) {
   idx->add_dims(2);
   idx->add_int64_data(1);
   idx->add_int64_data(5);
-  Graph out = load(m);
+  ir::Graph out = load(m);
   auto value = [&](const std::string& name) -> const Tensor& {
     const auto* n = findNode(out, name);
     EXPECT_NE(n, nullptr) << name;
@@ -206,7 +208,7 @@ TEST(LoaderGraph, AttributesOfEveryType) {
   untyped->set_name("untyped");
   untyped->set_i(3);
 
-  Graph out = load(m);
+  ir::Graph out = load(m);
   const auto* cu = findNode(out, "cu");
   ASSERT_NE(cu, nullptr);
   EXPECT_EQ(cu->domain, "com.test");
@@ -267,11 +269,11 @@ TEST(LoaderGraph, SubgraphOuterScopeInputs) {
   node(g4, "Add", {"W", "local_w"}, {"w2"});
   vi(g4->mutable_output(), "w2");
 
-  Graph out = load(m);
+  ir::Graph out = load(m);
   const auto* n1 = findNode(out, "if1");
   ASSERT_NE(n1, nullptr);
-  const Graph* t = n1->attrGraph("then_branch");
-  const Graph* e = n1->attrGraph("else_branch");
+  const ir::Graph* t = n1->attrGraph("then_branch");
+  const ir::Graph* e = n1->attrGraph("else_branch");
   ASSERT_TRUE(t && e);
   auto sorted = [](std::vector<std::string> v) {
     std::sort(v.begin(), v.end());
@@ -279,8 +281,8 @@ TEST(LoaderGraph, SubgraphOuterScopeInputs) {
   };
   EXPECT_EQ(sorted(t->outerScopeInputs), (std::vector<std::string>{"W", "X"}));
   EXPECT_EQ(sorted(e->outerScopeInputs), (std::vector<std::string>{"W", "X", "cond"}));
-  const Graph* e3 = e->nodes[0].attrGraph("then_branch");
-  const Graph* e4 = e->nodes[0].attrGraph("else_branch");
+  const ir::Graph* e3 = e->nodes[0].attrGraph("then_branch");
+  const ir::Graph* e4 = e->nodes[0].attrGraph("else_branch");
   EXPECT_EQ(e3->outerScopeInputs, (std::vector<std::string>{"X"}));
   EXPECT_EQ(e4->outerScopeInputs, (std::vector<std::string>{"W"}));
   EXPECT_EQ(e4->initializers.count("local_w"), 1u);
@@ -301,7 +303,7 @@ TEST(LoaderOpset, Imports) {
   auto* ml = m.add_opset_import();
   ml->set_domain("ai.onnx.ml");
   ml->set_version(3);
-  Graph g = load(m);
+  ir::Graph g = load(m);
   EXPECT_EQ(g.opsetImports.at(""), 17);
   EXPECT_EQ(g.opsetImports.at("ai.onnx.ml"), 3);
   EXPECT_EQ(g.opsetImports.count("ai.onnx"), 0u);
@@ -392,7 +394,7 @@ TEST(LoaderFunction, InlinesWithAttributeReference) {
   auto m = callModel();
   addMyFn(m, false);
   attr(call(m, "MyFn", {"X", "Y"}, {"Z"}, "call1"), "alpha", onnx::AttributeProto::FLOAT)->set_f(0.2f);
-  Graph g = load(m);
+  ir::Graph g = load(m);
   ASSERT_EQ(g.nodes.size(), 3u);
   const auto& mul = g.nodes[1];
   EXPECT_EQ(mul.opType, "Mul");
@@ -411,7 +413,7 @@ TEST(LoaderFunction, DefaultAttributeAndMissingAttribute) {
   auto m = callModel();
   addMyFn(m, true);
   call(m, "MyFn", {"X", "X"}, {"Z"}, "c");
-  Graph g = load(m);
+  ir::Graph g = load(m);
   EXPECT_EQ(findNode(g, "c/lr")->attrFloat("alpha", 0), 0.5f);
 
   auto m2 = callModel();
@@ -447,7 +449,7 @@ TEST(LoaderFunction, NestedFunctionsAndMissingOptionalInput) {
   fwd->set_type(onnx::AttributeProto::FLOAT);
   fwd->set_ref_attr_name("beta");
   attr(call(m, "Outer", {"X"}, {"Z"}, ""), "beta", onnx::AttributeProto::FLOAT)->set_f(0.3f);
-  Graph g = load(m);
+  ir::Graph g = load(m);
   ASSERT_EQ(g.nodes.size(), 3u);
   EXPECT_EQ(g.nodes[1].name, "Outer_1/inner/Mul_0");
   EXPECT_EQ(g.nodes[1].inputs, (std::vector<std::string>{"X", ""}));
@@ -502,8 +504,8 @@ TEST(LoaderFunction, InlinedInsideSubgraph) {
     c->set_domain("local");
     vi(sg->mutable_output(), "o");
   }
-  Graph g = load(m);
-  const Graph* then = findNode(g, "if")->attrGraph("then_branch");
+  ir::Graph g = load(m);
+  const ir::Graph* then = findNode(g, "if")->attrGraph("then_branch");
   ASSERT_EQ(then->nodes.size(), 2u);
   EXPECT_EQ(then->nodes[0].opType, "Mul");
   EXPECT_EQ(then->nodes[0].inputs, (std::vector<std::string>{"X", "Y"}));

@@ -4,9 +4,10 @@
 
 #include <cmath>
 
-#include "graph/passes/pass_util.h"
+#include "passes/pass_util.h"
 #include "oinfer/oinfer.h"
 #include "runtime/memory_planner.h"
+#include "ir_util.h"
 
 using oinfer::BufferRequest;
 using oinfer::planMemory;
@@ -108,8 +109,8 @@ Node makeNode(const std::string& op, std::vector<std::string> in, std::vector<st
 // holds aliases, is not aliased itself. Batch 1 and 2 (channels of a batch
 // of 2 are not one piece: copied as before), and Concat(a, a) (one slot
 // twice: copied).
-Graph concatGraph(int64_t axis, bool twice) {
-  Graph g;
+ir::Graph concatGraph(int64_t axis, bool twice) {
+  ir::Graph g;
   g.opsetImports[""] = 17;
   g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {Dim::sym("n"), 4, 6, 6}});
   g.nodes.push_back(makeNode("Relu", {"x"}, {"a"}));
@@ -126,7 +127,7 @@ TEST(ConcatInPlace, InputsProducedInsideTheOutput) {
     for (bool twice : {false, true})
       for (int64_t n : {1, 2, 1}) {
         SCOPED_TRACE("axis " + std::to_string(axis) + (twice ? " Concat(a, a)" : "") + " batch " + std::to_string(n));
-        Session s(concatGraph(axis, twice));
+        Session s(wrap(concatGraph(axis, twice)));
         Tensor x(DataType::kFloat, {n, 4, 6, 6});
         for (int64_t i = 0; i < x.numel(); ++i) x.data<float>()[i] = std::sin(0.37f * float(i));
         const Tensor out = s.run({{"x", x}})[0];

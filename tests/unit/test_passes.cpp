@@ -5,9 +5,11 @@
 #include <cmath>
 #include <random>
 
-#include "graph/passes/passes.h"
+#include "passes/passes.h"
 #include "oinfer/oinfer.h"
 #include "graph_builders.h"
+#include "ir_util.h"
+#include "passes/pipeline.h"
 
 using namespace oinfer;
 
@@ -18,9 +20,9 @@ using test::rndT;
 
 // x[1,3,6,6] -> Conv(4 filters 3x3, pad 1, bias?) -> BatchNormalization -> Relu -> y
 // When `conv_out_is_read_twice`, the Conv output also feeds an Add, so folding must not happen.
-Graph convBnGraph(bool withBias, bool convOutputReadTwice) {
+ir::Graph convBnGraph(bool withBias, bool convOutputReadTwice) {
   std::mt19937 rng(3);
-  Graph g;
+  ir::Graph g;
   g.opsetImports[""] = 13;
   g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 3, 6, 6}});
   g.initializers["W"] = rndT({4, 3, 3, 3}, rng);
@@ -53,14 +55,14 @@ Graph convBnGraph(bool withBias, bool convOutputReadTwice) {
   return g;
 }
 
-void expectSameOutputs(const Graph& g, size_t expectedNodesOptimized) {
+void expectSameOutputs(const ir::Graph& g, size_t expectedNodesOptimized) {
   std::mt19937 rng(11);
   Tensor x = rndT({1, 3, 6, 6}, rng);
   SessionOptions off, on;
   off.optimizationLevel = 0;
   on.optimizationLevel = 1;
-  Session plain(g, off), optimized(g, on);
-  EXPECT_EQ(optimized.graph().nodes.size(), expectedNodesOptimized);
+  Session plain(wrap(g), off), optimized(wrap(g), on);
+  EXPECT_EQ(irOf(optimized.graph()).nodes.size(), expectedNodesOptimized);
   auto a = plain.run({{"x", x}});
   auto b = optimized.run({{"x", x}});
   ASSERT_EQ(a.size(), b.size());
@@ -83,15 +85,17 @@ TEST(Passes, ConvBatchNormFoldsWithoutBias) { expectSameOutputs(convBnGraph(fals
 TEST(Passes, ConvOutputReadElsewhereIsNotFolded) { expectSameOutputs(convBnGraph(true, true), 4); }
 
 TEST(Passes, FoldingDropsTheUnfoldedParameters) {
-  Graph g = convBnGraph(true, false);
-  EXPECT_EQ(passes::foldConvBatchNorm(g), 1);
+  ir::Graph g = convBnGraph(true, false);
+  EXPECT_EQ(passes::foldConvBatchNorm(g, passContext()), 1);
   EXPECT_EQ(g.initializers.size(), 2u);  // the folded W and B only
   EXPECT_FALSE(g.initializers.count("scale"));
   EXPECT_EQ(g.nodes[0].outputs[0], "n");
 }
 
 TEST(Passes, LevelZeroLeavesTheGraphAlone) {
-  Graph g = convBnGraph(true, false);
-  passes::optimize(g, 0);
+  ir::Graph g = convBnGraph(true, false);
+  passes::PipelineOptions level0;
+  level0.level = 0;
+  passes::optimize(g, builtinRegistry(), level0);
   EXPECT_EQ(g.nodes.size(), 3u);
 }

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "oinfer/graph.h"
+#include "ir_util.h"
 
 using namespace oinfer;
 
@@ -15,7 +16,7 @@ Node makeNode(const std::string& name, std::vector<std::string> in, std::vector<
   return n;
 }
 
-std::vector<std::string> order(const Graph& g) {
+std::vector<std::string> order(const ir::Graph& g) {
   std::vector<std::string> names;
   for (const auto& n : g.nodes) names.push_back(n.name);
   return names;
@@ -24,34 +25,34 @@ std::vector<std::string> order(const Graph& g) {
 }  // namespace
 
 TEST(TopologicalSort, ChainInReverseOrder) {
-  Graph g;
+  ir::Graph g;
   g.nodes = {makeNode("c", {"b"}, {"c"}), makeNode("b", {"a"}, {"b"}), makeNode("a", {"x"}, {"a"})};
   g.topologicalSort();
   EXPECT_EQ(order(g), (std::vector<std::string>{"a", "b", "c"}));
-  EXPECT_TRUE(g.sorted);
+  EXPECT_TRUE(g.sorted());
 }
 
 TEST(TopologicalSort, DiamondIsDeterministic) {
-  Graph g;
+  ir::Graph g;
   g.nodes = {makeNode("join", {"l", "r"}, {"y"}), makeNode("right", {"s"}, {"r"}),
              makeNode("left", {"s"}, {"l"}), makeNode("split", {"x"}, {"s"})};
   g.topologicalSort();
   // Ready nodes are taken in original order: right (index 1) before left (index 2).
   EXPECT_EQ(order(g), (std::vector<std::string>{"split", "right", "left", "join"}));
-  Graph again = g;
+  ir::Graph again = g;
   again.topologicalSort();
   EXPECT_EQ(order(again), order(g));
 }
 
 TEST(TopologicalSort, SortedGraphUnchanged) {
-  Graph g;
+  ir::Graph g;
   g.nodes = {makeNode("a", {"x"}, {"a"}), makeNode("b", {"x"}, {"b"}), makeNode("c", {"a", "b"}, {"c"})};
   g.topologicalSort();
   EXPECT_EQ(order(g), (std::vector<std::string>{"a", "b", "c"}));
 }
 
 TEST(TopologicalSort, CycleListsItsNodes) {
-  Graph g;
+  ir::Graph g;
   g.nodes = {makeNode("start", {"x"}, {"s"}), makeNode("p", {"s", "q_out"}, {"p_out"}),
              makeNode("q", {"p_out"}, {"q_out"}), makeNode("tail", {"q_out"}, {"y"})};
   try {
@@ -68,10 +69,10 @@ TEST(TopologicalSort, CycleListsItsNodes) {
 }
 
 TEST(TopologicalSort, SubgraphOuterScopeReadsAreEdges) {
-  Graph g;
+  ir::Graph g;
   Node consumer = makeNode("if", {"cond"}, {"y"});
   consumer.opType = "If";
-  auto body = std::make_shared<Graph>();
+  auto body = std::make_shared<ir::Graph>();
   body->outerScopeInputs = {"late"};
   Attribute a;
   a.name = "then_branch";

@@ -7,11 +7,13 @@
 #include <random>
 
 #include "../op_tester.h"
-#include "graph/passes/passes.h"
+#include "passes/passes.h"
 #include "ops/cpu/fused_transformer_rows.h"
 #include "ops/kernel.h"
 #include "ops/registry.h"
 #include "oinfer/oinfer.h"
+#include "ir_util.h"
+#include "passes/pipeline.h"
 
 using namespace oinfer;
 using oinfer::testing::OpTester;
@@ -29,7 +31,7 @@ Tensor scalar(float v) { return Tensor::fromVector<float>({}, {v}); }
 
 // A small graph builder: inputs, initializers and nodes by name.
 struct Builder {
-  Graph g;
+  ir::Graph g;
   std::mt19937 rng{7};
   std::map<std::string, Tensor> feeds;
   explicit Builder(int64_t opset) { g.opsetImports[""] = opset; }
@@ -75,18 +77,18 @@ void floatAttr(Node& n, const std::string& name, float v) {
   n.attributes.push_back(a);
 }
 
-int count(const Graph& g, const std::string& op) {
+int count(const ir::Graph& g, const std::string& op) {
   int n = 0;
   for (const Node& node : g.nodes) n += node.opType == op;
   return n;
 }
 
 // Runs with the passes off and on; returns the optimized graph for inspection.
-Graph expectSameOutputs(const Builder& b, float rtol = 1e-4f, float atol = 1e-5f) {
+ir::Graph expectSameOutputs(const Builder& b, float rtol = 1e-4f, float atol = 1e-5f) {
   SessionOptions off, on;
   off.optimizationLevel = 0;
   on.optimizationLevel = 1;
-  Session plain(b.g, off), optimized(b.g, on);
+  Session plain(wrap(b.g), off), optimized(wrap(b.g), on);
   TensorMap feeds(b.feeds.begin(), b.feeds.end());
   auto x = plain.run(feeds);
   auto y = optimized.run(feeds);
@@ -102,7 +104,7 @@ Graph expectSameOutputs(const Builder& b, float rtol = 1e-4f, float atol = 1e-5f
       }
     }
   }
-  return optimized.graph();
+  return irOf(optimized.graph());
 }
 
 // The LayerNorm pattern torch exports before opset 17, fed by a residual Add.
@@ -143,7 +145,7 @@ TEST(TransformerPasses, LayerNormPatternWithResidualBecomesOneNode) {
   b.node("Add", {"a", "r"}, {"x"});
   layerNormPattern(b, "x", "y", false);
   b.output("y");
-  Graph g = expectSameOutputs(b);
+  ir::Graph g = expectSameOutputs(b);
   ASSERT_EQ(g.nodes.size(), 1u);
   EXPECT_EQ(g.nodes[0].opType, "LayerNorm");
   EXPECT_EQ(g.nodes[0].domain, "ai.oinfer");
@@ -156,7 +158,7 @@ TEST(TransformerPasses, LayerNormPatternOpset18AxesInput) {
   layerNormParams(b, 8, true);
   layerNormPattern(b, "x", "y", true);
   b.output("y");
-  Graph g = expectSameOutputs(b);
+  ir::Graph g = expectSameOutputs(b);
   EXPECT_EQ(count(g, "LayerNorm"), 1);
   EXPECT_EQ(count(g, "ReduceMean"), 0);
 }
@@ -173,7 +175,7 @@ TEST(TransformerPasses, PreNormResidualSumStaysAnOutput) {
   b.node("Mul", {"n", "x"}, {"y"});
   b.output("y");
   b.output("x");
-  Graph g = expectSameOutputs(b);
+  ir::Graph g = expectSameOutputs(b);
   EXPECT_EQ(count(g, "Add"), 0);
   ASSERT_EQ(count(g, "LayerNorm"), 1);
   for (const Node& n : g.nodes) {
@@ -190,7 +192,7 @@ TEST(TransformerPasses, LayerNormWithStatisticsOutputsIsLeftAlone) {
   b.node("LayerNormalization", {"x", "gamma"}, {"y", "mean"});
   b.output("y");
   b.output("mean");
-  Graph g = expectSameOutputs(b);
+  ir::Graph g = expectSameOutputs(b);
   EXPECT_EQ(count(g, "LayerNormalization"), 1);
 }
 
@@ -211,7 +213,7 @@ TEST(TransformerPasses, GeluTorchFormFusesIntoMatMul) {
   b.node("Mul", {"h", "a"}, {"hm"});
   b.node("Mul", {"hm", "half"}, {"y"});
   b.output("y");
-  Graph g = expectSameOutputs(b);
+  ir::Graph g = expectSameOutputs(b);
   ASSERT_EQ(g.nodes.size(), 1u);
   EXPECT_EQ(g.nodes[0].opType, "FusedMatMul");
   EXPECT_EQ(g.nodes[0].attrString("activation", ""), "Gelu");
@@ -230,7 +232,7 @@ TEST(TransformerPasses, GeluHalfFirstFormStandalone) {
   b.node("Add", {"one", "e"}, {"a"});
   b.node("Mul", {"xh", "a"}, {"y"});
   b.output("y");
-  Graph g = expectSameOutputs(b);
+  ir::Graph g = expectSameOutputs(b);
   ASSERT_EQ(g.nodes.size(), 1u);
   EXPECT_EQ(g.nodes[0].opType, "Gelu");
 }
@@ -249,7 +251,7 @@ TEST(TransformerPasses, MatMulBiasReluAndResidual) {
   b.node("Add", {"m2", "B2"}, {"h2"});
   b.node("Add", {"x", "h2"}, {"y"});
   b.output("y");
-  Graph g = expectSameOutputs(b);
+  ir::Graph g = expectSameOutputs(b);
   ASSERT_EQ(g.nodes.size(), 2u);
   EXPECT_EQ(g.nodes[0].attrString("activation", ""), "Relu");
   EXPECT_EQ(g.nodes[1].inputs.size(), 4u);  // x, W, bias, residual
@@ -264,7 +266,7 @@ TEST(TransformerPasses, MatMulWhoseOutputIsReadTwiceKeepsItsBiasAdd) {
   b.node("Add", {"m", "B"}, {"y"});
   b.output("y");
   b.output("m");
-  Graph g = expectSameOutputs(b);
+  ir::Graph g = expectSameOutputs(b);
   EXPECT_EQ(count(g, "Add"), 1);
   EXPECT_EQ(count(g, "FusedMatMul"), 1);
 }
@@ -282,7 +284,7 @@ TEST(TransformerPasses, TransposePairsAndIdentityDisappear) {
   b.node("Reshape", {"t4", "s1"}, {"r1"});
   b.node("Reshape", {"r1", "s2"}, {"y"});
   b.output("y");
-  Graph g = expectSameOutputs(b, 0.f, 0.f);
+  ir::Graph g = expectSameOutputs(b, 0.f, 0.f);
   EXPECT_EQ(count(g, "Transpose"), 1);
   EXPECT_EQ(count(g, "Identity"), 0);
   EXPECT_EQ(count(g, "Reshape"), 1);
@@ -305,7 +307,7 @@ TEST(TransformerPasses, TransposeOfUnitAxesBecomesReshape) {
   ints(b.node("Transpose", {"t2"}, {"t3"}), "perm", {2, 0, 1});  // [5, 1, 8]: real
   b.node("Relu", {"t3"}, {"y"});
   b.output("y");
-  Graph g = expectSameOutputs(b, 0.f, 0.f);
+  ir::Graph g = expectSameOutputs(b, 0.f, 0.f);
   EXPECT_EQ(count(g, "Reshape"), 1);
   for (const Node& n : g.nodes)
     if (n.opType == "Reshape") EXPECT_EQ(n.inputs[0], "x");
@@ -318,7 +320,7 @@ TEST(TransformerPasses, TransposeOfAGraphOutputIsKept) {
   b.node("Transpose", {"t"}, {"y"});
   b.output("y");
   b.output("t");
-  Graph g = expectSameOutputs(b, 0.f, 0.f);
+  ir::Graph g = expectSameOutputs(b, 0.f, 0.f);
   EXPECT_EQ(count(g, "Transpose"), 2);
 }
 
@@ -362,14 +364,14 @@ Builder attentionGraph(bool divScale, bool mask, bool scaleOperands) {
 }  // namespace
 
 TEST(TransformerPasses, AttentionWithDivAndMask) {
-  Graph g = expectSameOutputs(attentionGraph(true, true, false));
+  ir::Graph g = expectSameOutputs(attentionGraph(true, true, false));
   ASSERT_EQ(g.nodes.size(), 1u);
   EXPECT_EQ(g.nodes[0].opType, "FusedAttention");
   EXPECT_FLOAT_EQ(g.nodes[0].attrFloat("scale", 0.f), 0.5f);
 }
 
 TEST(TransformerPasses, AttentionWithScaledOperands) {
-  Graph g = expectSameOutputs(attentionGraph(false, false, true));
+  ir::Graph g = expectSameOutputs(attentionGraph(false, false, true));
   ASSERT_EQ(g.nodes.size(), 1u);
   EXPECT_NEAR(g.nodes[0].attrFloat("scale", 0.f), 0.7071f * 0.7071f, 1e-6f);
 }
@@ -402,7 +404,7 @@ Builder shapeScaledAttention(bool symbolicHead) {
 }
 
 TEST(TransformerPasses, AttentionScaleComputedFromShapesIsFolded) {
-  Graph g = expectSameOutputs(shapeScaledAttention(false));
+  ir::Graph g = expectSameOutputs(shapeScaledAttention(false));
   ASSERT_EQ(g.nodes.size(), 1u) << "the shape chain folded, both Muls absorbed";
   EXPECT_EQ(g.nodes[0].opType, "FusedAttention");
   EXPECT_NEAR(g.nodes[0].attrFloat("scale", 0.f), 0.5f, 1e-6f);
@@ -410,11 +412,11 @@ TEST(TransformerPasses, AttentionScaleComputedFromShapesIsFolded) {
 
 TEST(TransformerPasses, FoldConstantsLeavesWhatDependsOnSymbolicDims) {
   Builder b = shapeScaledAttention(true);
-  EXPECT_EQ(passes::foldConstants(b.g), 0);
+  EXPECT_EQ(passes::foldConstants(b.g, passContext()), 0);
   EXPECT_EQ(count(b.g, "Shape"), 1);
   EXPECT_EQ(count(b.g, "Mul"), 2);
   Builder s = shapeScaledAttention(false);
-  EXPECT_EQ(passes::foldConstants(s.g), 6) << "Shape, Gather, Cast, Sqrt, Div, Sqrt";
+  EXPECT_EQ(passes::foldConstants(s.g, passContext()), 6) << "Shape, Gather, Cast, Sqrt, Div, Sqrt";
   EXPECT_EQ(count(s.g, "Shape"), 0);
   ASSERT_TRUE(s.g.initializers.count("s"));
   EXPECT_NEAR(s.g.initializers.at("s").data<float>()[0], 0.70710678f, 1e-6f);
@@ -422,7 +424,9 @@ TEST(TransformerPasses, FoldConstantsLeavesWhatDependsOnSymbolicDims) {
 
 TEST(TransformerPasses, LevelZeroKeepsEveryNode) {
   Builder b = attentionGraph(true, true, false);
-  passes::optimize(b.g, 0);
+  passes::PipelineOptions level0;
+  level0.level = 0;
+  passes::optimize(b.g, builtinRegistry(), level0);
   EXPECT_EQ(b.g.nodes.size(), 5u);
 }
 
@@ -580,7 +584,7 @@ TEST(TransformerPasses, AttentionReadsProjectionLayoutDirectly) {
   for (int i = 0; i < 5; ++i) m.data<float>()[i] = i == 1 ? -1e4f : 0.f;
   b.init("mask", m);
   bertHeads(b);
-  Graph g = expectSameOutputs(b);
+  ir::Graph g = expectSameOutputs(b);
   ASSERT_EQ(g.nodes.size(), 1u);
   EXPECT_EQ(g.nodes[0].opType, "FusedAttention");
   EXPECT_EQ(g.nodes[0].attrInt("num_heads", 0), 2);
@@ -657,7 +661,7 @@ Builder seqFirstAttention(bool fusedQkv) {
 }  // namespace
 
 TEST(TransformerPasses, AttentionReadsSequenceFirstFusedQkvDirectly) {
-  Graph g = expectSameOutputs(seqFirstAttention(true));
+  ir::Graph g = expectSameOutputs(seqFirstAttention(true));
   EXPECT_EQ(count(g, "Transpose"), 0) << "QKV split, head split / merge and K's transpose all absorbed";
   EXPECT_EQ(count(g, "Gather"), 0) << "the QKV split's, and the batch size's for the removed Reshape's target";
   EXPECT_EQ(count(g, "Shape"), 0);
@@ -674,7 +678,7 @@ TEST(TransformerPasses, AttentionReadsSequenceFirstFusedQkvDirectly) {
 }
 
 TEST(TransformerPasses, AttentionReadsSequenceFirstProjectionsDirectly) {
-  Graph g = expectSameOutputs(seqFirstAttention(false));
+  ir::Graph g = expectSameOutputs(seqFirstAttention(false));
   EXPECT_EQ(count(g, "Transpose"), 0);
   ASSERT_EQ(count(g, "FusedAttention"), 1);
   for (const Node& n : g.nodes)
@@ -706,7 +710,7 @@ TEST(TransformerPasses, QkvProjectionsBecomeOneGemm) {
     else b.node("Identity", {s + "m"}, {s + "3"});
   }
   bertHeads(b);
-  Graph g = expectSameOutputs(b);
+  ir::Graph g = expectSameOutputs(b);
   ASSERT_EQ(g.nodes.size(), 2u);
   EXPECT_EQ(g.nodes[0].opType, "FusedMatMul");
   EXPECT_EQ(g.initializers.at(g.nodes[0].inputs[1]).shape(), (std::vector<int64_t>{8, 24}));
@@ -759,7 +763,7 @@ TEST(FusedTransformerOps, AttentionAtOffsetsNeedsAHeadSize) {
   intAttr(n, "num_heads", 2);
   intAttr(n, "seq_first", 1);
   ints(n, "offsets", {0, 8});  // two offsets, no head size
-  const OpDef* def = Registry::global().find("ai.oinfer", "FusedAttention", 1);
+  const OpDef* def = builtinRegistry().find("ai.oinfer", "FusedAttention", 1);
   ASSERT_NE(def, nullptr);
   ValueInfo unknown{"q", ValueKind::kTensor, DataType::kFloat, false, {}};
   KernelInit init{n, 1, {&unknown, &unknown, &unknown}, {nullptr, nullptr, nullptr}, {&unknown}};
@@ -782,7 +786,7 @@ TEST(TransformerPasses, GemmTransBWithRowBiasAndRelu) {
   intAttr(b.node("Gemm", {"x", "W", "B"}, {"h"}), "transB", 1);
   b.node("Relu", {"h"}, {"y"});
   b.output("y");
-  Graph g = expectSameOutputs(b);
+  ir::Graph g = expectSameOutputs(b);
   ASSERT_EQ(g.nodes.size(), 1u);
   EXPECT_EQ(g.nodes[0].opType, "FusedMatMul");
   EXPECT_EQ(g.nodes[0].attrInt("transB", 0), 1);
@@ -795,7 +799,7 @@ TEST(TransformerPasses, GemmWithAlphaIsLeftAlone) {
   b.weight("W", {8, 5});
   floatAttr(b.node("Gemm", {"x", "W"}, {"y"}), "alpha", 0.5f);
   b.output("y");
-  Graph g = expectSameOutputs(b);
+  ir::Graph g = expectSameOutputs(b);
   EXPECT_EQ(count(g, "Gemm"), 1);
 }
 
@@ -834,7 +838,7 @@ TEST(WeightRelease, PackedOnlyWeightsAreFreedOthersKept) {
     const Tensor wg = b.g.initializers["w_gemm"].clone();
     SessionOptions opts;
     opts.optimizationLevel = level;
-    Session session(b.g, opts);
+    Session session(wrap(b.g), opts);
     std::mt19937 rng(3);
     for (int64_t rows : {3, 7, 3}) {
       const Tensor x = randomTensor({rows, 8}, rng);
@@ -850,7 +854,7 @@ TEST(WeightRelease, PackedOnlyWeightsAreFreedOthersKept) {
       for (int64_t i = 0; i < rows * 5; ++i) EXPECT_NEAR(out[2].data<float>()[i], g[i], 1e-4) << "g " << i;
       for (int64_t i = 0; i < 36; ++i)
         EXPECT_FLOAT_EQ(out[1].data<float>()[i], ws.data<float>()[i] * ws.data<float>()[i]);
-      const auto& inits = session.graph().initializers;
+      const auto& inits = irOf(session.graph()).initializers;
       for (const char* name : {"w_packed", "w_gemm"}) {
         const Tensor& t = inits.at(name);
         EXPECT_EQ(t.data(), nullptr) << name << ": only its packed copy should be left";

@@ -273,7 +273,7 @@ const void* obs_output(void* handle, int i, int* dtype, int* rank, int64_t* dims
 const char* obs_output_names(void* handle) {
   auto* h = static_cast<Handle*>(handle);
   h->text.clear();
-  for (const auto& v : h->session->graph().outputs) h->text += v.name + "\n";
+  for (const auto& v : h->session->graph().outputs()) h->text += v.name + "\n";
   return h->text.c_str();
 }
 

@@ -38,7 +38,7 @@ using namespace oinfer;
 
 namespace {
 
-// Float storage from cpu::allocLarge, the activation arena's allocator
+// Float storage from allocLarge, the activation arena's allocator
 // (64-byte aligned; 2 MiB pages for large blocks), so tensors sit as they do
 // inside a model. A plain std::vector's large blocks start 16 bytes past a
 // page: every row load and store of the kernels then straddles two cache
@@ -51,7 +51,7 @@ struct ArenaLike {
   template <class U>
   ArenaLike(const ArenaLike<U>&) {}
   T* allocate(size_t n) {
-    void* p = cpu::allocLarge(std::max<size_t>(n * sizeof(T), 64));
+    void* p = allocLarge(std::max<size_t>(n * sizeof(T), 64));
     if (!p) throw std::bad_alloc();
     return static_cast<T*>(p);
   }

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <thread>
 
+#include "graph/graph_access.h"
 #include "oinfer/oinfer.h"
 
 namespace fs = std::filesystem;
@@ -209,14 +210,16 @@ std::vector<std::string> sortedFiles(const fs::path& dir, const std::string& pre
 CaseResult runInProcess(const std::string& caseDir, const RunOptions& opt) {
   CaseResult r;
   r.name = fs::path(caseDir).filename().string();
-  Graph g;
+  Graph model;
   try {
-    g = Graph::loadFromONNX((fs::path(caseDir) / "model.onnx").string());
+    model = Graph::loadFromONNX((fs::path(caseDir) / "model.onnx").string());
   } catch (const Error& e) {
     r.status = Status::kError;
     r.message = std::string("load: ") + e.what();
     return r;
   }
+  // The runner edits the graph (symbolic input dims): it works on the IR.
+  ir::Graph& g = detail::GraphAccess::ir(model);
   std::set<std::string> ops;
   for (const auto& n : g.nodes) {
     ops.insert(n.opType);
@@ -231,9 +234,9 @@ CaseResult runInProcess(const std::string& caseDir, const RunOptions& opt) {
   for (const auto& v : g.outputs)
     if (v.kind != ValueKind::kTensor) { r.status = Status::kExcluded; r.message = "non-tensor output " + v.name; }
   if (r.status == Status::kExcluded) return r;
-  if (!g.unsupportedOps().empty()) {
+  if (const auto missing = model.unsupportedOps(); !missing.empty()) {
     r.status = Status::kUnsupported;
-    r.message = g.unsupportedOps().front();
+    r.message = missing.front();
     return r;
   }
   if (opt.dynamic) {
@@ -268,8 +271,8 @@ CaseResult runInProcess(const std::string& caseDir, const RunOptions& opt) {
   try {
     SessionOptions so;
     so.threads = 1;
-    Session session(std::move(g), so);
-    const Graph& sg = session.graph();
+    Session session(std::move(model), so);
+    const ir::Graph& sg = detail::GraphAccess::ir(session.graph());
     std::vector<fs::path> sets;
     for (const auto& e : fs::directory_iterator(caseDir))
       if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());

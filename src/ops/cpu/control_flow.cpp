@@ -83,7 +83,7 @@ std::vector<const Value*> implicitValues(const KernelContext& ctx) {
 
 std::unique_ptr<SubgraphRunner> runnerFor(const KernelInit& init, const char* attr) {
   if (!init.subgraphs) init.fail("needs the runtime to run its subgraphs");
-  const Graph* g = init.node.attrGraph(attr);
+  const ir::Graph* g = init.node.attrGraph(attr);
   if (!g) init.fail(std::string("attribute '") + attr + "' (a graph) is required");
   return (*init.subgraphs)(*g);
 }
@@ -111,7 +111,7 @@ std::unique_ptr<Kernel> ifKernel(const KernelInit& init) {
 
 std::unique_ptr<Kernel> loopKernel(const KernelInit& init) {
   std::shared_ptr<SubgraphRunner> body = runnerFor(init, "body");
-  const Graph* g = init.node.attrGraph("body");
+  const ir::Graph* g = init.node.attrGraph("body");
   const size_t nCarried = init.node.inputs.size() >= 2 ? init.node.inputs.size() - 2 : 0;
   const size_t nScan = g->outputs.size() > nCarried + 1 ? g->outputs.size() - 1 - nCarried : 0;
   // Declared element types of the scan outputs, for a loop that runs zero times.
@@ -176,7 +176,7 @@ std::unique_ptr<Kernel> loopKernel(const KernelInit& init) {
 
 std::unique_ptr<Kernel> scanKernel(const KernelInit& init) {
   std::shared_ptr<SubgraphRunner> body = runnerFor(init, "body");
-  const Graph* g = init.node.attrGraph("body");
+  const ir::Graph* g = init.node.attrGraph("body");
   const bool v8 = init.opset < 9;
   const size_t first = v8 ? 1 : 0;
   const int64_t nScanIn = init.node.attrInt("num_scan_inputs", -1);

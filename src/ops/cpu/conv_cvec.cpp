@@ -321,7 +321,7 @@ std::vector<PackedB> packCvecWeights(const ConvGeom& g, const float* w) {
     p.N = g.Mg;
     p.nr = kLanes;
     p.kc = int(std::min<int64_t>(CK, INT32_MAX));
-    p.data = cpu::allocFloats(size_t(panels * CK * kLanes));
+    p.data = allocFloats(size_t(panels * CK * kLanes));
     const float* wg = w + grp * g.Mg * CK;
     for (int64_t pi = 0; pi < panels; ++pi) {
       float* d = p.data.get() + pi * CK * kLanes;

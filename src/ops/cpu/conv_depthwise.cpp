@@ -683,7 +683,7 @@ bool depthwiseBlockedSuits(const ConvGeom& g, GemmActivation act) {
 
 std::shared_ptr<float[]> packDepthwiseBlocked(const ConvGeom& g, const float* w) {
   const int64_t K = g.K;
-  std::shared_ptr<float[]> p = cpu::allocFloats(size_t(g.M * K));
+  std::shared_ptr<float[]> p = allocFloats(size_t(g.M * K));
   for (int64_t cb = 0; cb < g.M / 16; ++cb)
     for (int64_t t = 0; t < K; ++t)
       for (int c = 0; c < 16; ++c) p[(cb * K + t) * 16 + c] = w[(cb * 16 + c) * K + t];

@@ -124,7 +124,7 @@ std::vector<PackedB> packPixvecWeights(const ConvGeom& g, const float* w) {
   p.N = g.M;
   p.nr = kChans;
   p.kc = int(CK);
-  p.data = cpu::allocFloats(size_t(blocks * CK * kChans));
+  p.data = allocFloats(size_t(blocks * CK * kChans));
   for (int64_t mb = 0; mb < blocks; ++mb)
     for (int64_t k = 0; k < CK; ++k)
       for (int j = 0; j < kChans; ++j) {

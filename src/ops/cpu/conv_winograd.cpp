@@ -345,7 +345,7 @@ std::vector<PackedB> packWeights(const ConvGeom& g, const float* w) {
       out[xi].N = M;
       out[xi].nr = 32;
       out[xi].kc = int(std::min<int64_t>(Cp, INT32_MAX));
-      out[xi].data = cpu::allocFloats(size_t(panels * Cp * 32));
+      out[xi].data = allocFloats(size_t(panels * Cp * 32));
       d[xi] = out[xi].data.get();
       std::fill(d[xi], d[xi] + panels * Cp * 32, 0.f);
     }

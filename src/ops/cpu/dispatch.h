@@ -10,7 +10,7 @@
 #include <type_traits>
 
 #include "oinfer/error.h"
-#include "oinfer/graph.h"
+#include "graph/ir.h"
 #include "oinfer/tensor.h"
 
 namespace oinfer {

@@ -6,30 +6,10 @@
 #include <optional>
 #include <vector>
 
+#include "ops/common/pool_geometry.h"
 #include "ops/registry.h"
-#include "shape/conv.h"
-#include "shape/pool.h"
 
 namespace oinfer::pool {
-
-// The kernel taps [lo, hi) of one output coordinate that land inside the
-// input, the coordinate of tap 0 (start), and how many taps land inside the
-// explicitly padded input (count_include_pad's divisor).
-struct TapRange {
-  int64_t lo = 0, hi = 1, start = 0, padded = 1;
-};
-
-// One pooling call in canonical 3-d form (leading spatial dims of size 1).
-struct PoolGeom {
-  size_t nd = 0;
-  int64_t planes = 0;  // N * C
-  std::array<int64_t, 3> img{1, 1, 1}, out{1, 1, 1}, k{1, 1, 1}, s{1, 1, 1}, dil{1, 1, 1}, padBegin{0, 0, 0},
-      padEnd{0, 0, 0};
-  int64_t imgSize = 1, outSize = 1;
-  std::array<std::vector<TapRange>, 3> ranges;
-};
-
-PoolGeom poolGeom(const Node& node, const shape::WindowAttrs& a, const std::vector<int64_t>& xs);
 
 // MaxPool with a 2x2 or 3x3 window at stride 2, no dilation, on AVX-512
 // (what maxPoolS2PlanesFit says): planes [p0, p1) of x, ldx floats apart,

@@ -23,7 +23,7 @@
 #include <cstring>
 #include <random>
 
-#include "oinfer/graph.h"
+#include "graph/ir.h"
 
 namespace oinfer {
 

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "oinfer/tensor.h"
-#include "ops/cpu/thread_pool.h"
+#include "oinfer/thread_pool.h"
 
 namespace oinfer::cpu {
 

@@ -199,7 +199,7 @@ std::unique_ptr<Kernel> concatFromSequence(const KernelInit& init) {
 
 std::unique_ptr<Kernel> sequenceMap(const KernelInit& init) {
   if (!init.subgraphs) init.fail("needs the runtime to run its body");
-  const Graph* g = init.node.attrGraph("body");
+  const ir::Graph* g = init.node.attrGraph("body");
   if (!g) init.fail("attribute 'body' (a graph) is required");
   std::shared_ptr<SubgraphRunner> body = (*init.subgraphs)(*g);
   return makeKernel([body](KernelContext& ctx) {

@@ -421,6 +421,8 @@ void register_tensor(Registry& r) {
   addVersions(r, "Split", {1, 2, 11, 13, 18}, shape::inferSplit, splitKernel, all);
   addVersions(r, "Shape", {1, 13, 15, 19, 21, 23, 24, 25}, shape::inferShape, shapeKernel, all);
   addVersions(r, "Size", {1, 13, 19, 21, 23, 24, 25}, shape::inferSize, sizeKernel, all);
+  r.updateOp("", "Concat", [](OpDef& d) { d.concatInPlace = true; });  // concatKernel skips pieces in place
+  for (const char* op : {"Shape", "Size"}) r.updateOp("", op, [](OpDef& d) { d.readsShapeOnly = true; });
   register_tensor_slice(r);
   register_tensor_gather(r);
   register_tensor_cast(r);

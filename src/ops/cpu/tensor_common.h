@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <vector>
 
+#include "ops/common/slice.h"
 #include "ops/cpu/dispatch.h"
 #include "ops/registry.h"
 
@@ -67,25 +68,6 @@ void stridedCopy(const T* src, DimsRef srcStrides, T* dst, DimsRef dstStrides, D
 // Type-erased form over whole tensors; offsets in elements.
 void stridedCopy(const Tensor& src, int64_t srcOffset, DimsRef srcStrides, Tensor& dst, int64_t dstOffset,
                  DimsRef dstStrides, DimsRef shape, ThreadPool& pool, const Node& node);
-
-// Slice's parameters: attributes before opset 10, inputs 1-4 from then on.
-// Shared by the CPU and CUDA Slice kernels.
-struct SliceParams {
-  bool fromAttrs = false;
-  bool hasAxes = false;
-  std::vector<int64_t> starts, ends, axes;
-  static SliceParams fromInit(const KernelInit& init);
-};
-// The strided window Slice reads: output shape, element offset of its first
-// element and per-axis input strides (in elements), for an input of
-// `inShape` laid out with `inStrides`. Follows ONNX's clamping rules; errors
-// name the node.
-struct SliceWindow {
-  std::vector<int64_t> shape, strides;
-  int64_t offset = 0;
-};
-SliceWindow resolveSlice(const KernelContext& ctx, const SliceParams& p, const std::vector<int64_t>& inShape,
-                         const std::vector<int64_t>& inStrides);
 
 // Every dtype a byte-moving op handles.
 std::vector<DataType> allTypes();

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "ops/cpu/pool_common.h"
+#include "ops/common/pool_geometry.h"
 #include "ops/cuda/cuda_ops.h"
 #include "shape/conv.h"
 
@@ -255,7 +255,7 @@ class PoolKernel final : public CudaKernel {
     const Tensor& x = ctx.input(0);
     Tensor& y = ctx.output(0);
     const shape::WindowAttrs a = shape::parseWindowAttrs(ctx.node(), x.rank() - 2, true);
-    const pool::PoolGeom pg = poolGeomNoTables(ctx, a, x.shape());
+    const pool::PoolGeom pg = pool::poolGeom(ctx.node(), a, x.shape(), /*tapTables=*/false);
     PoolLaunch g;
     g.planes = pg.planes;
     for (int s = 0; s < 3; ++s) {
@@ -274,29 +274,6 @@ class PoolKernel final : public CudaKernel {
   }
 
  private:
-  // The CPU's geometry without its per-coordinate tables (the device kernel
-  // recomputes those taps itself).
-  static pool::PoolGeom poolGeomNoTables(const KernelContext& ctx, const shape::WindowAttrs& a,
-                                         const std::vector<int64_t>& xs) {
-    const size_t nd = xs.size() - 2;
-    if (xs.size() < 3 || nd > 3) ctx.fail("input shape " + shapeToString(xs) + " must have 1 to 3 spatial dims");
-    pool::PoolGeom g;
-    g.nd = nd;
-    g.planes = xs[0] * xs[1];
-    for (size_t d = 0; d < nd; ++d) {
-      const size_t s = 3 - nd + d;
-      const shape::WindowDim wd = shape::windowDim(ctx.node(), a, d, xs[d + 2], a.kernel[d]);
-      g.img[s] = xs[d + 2];
-      g.out[s] = wd.out;
-      g.k[s] = a.kernel[d];
-      g.s[s] = a.strides[d];
-      g.dil[s] = a.dilations[d];
-      g.padBegin[s] = wd.padBegin;
-      g.padEnd[s] = wd.padEnd;
-    }
-    for (size_t s = 0; s < 3; ++s) g.outSize *= g.out[s];
-    return g;
-  }
   bool max_, countPad_;
 };
 

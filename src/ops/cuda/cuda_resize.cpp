@@ -9,7 +9,7 @@
 #include <mutex>
 
 #include "ops/cuda/cuda_ops.h"
-#include "shape/resize.h"
+#include "ops/common/resize_coords.h"
 
 namespace oinfer::cuda {
 namespace {
@@ -18,36 +18,6 @@ using shape::NearestMode;
 using shape::ResizeCoord;
 using shape::ResizeMode;
 using shape::ResizeParams;
-
-double sourceCoord(const ResizeParams& p, int64_t xi, double scaleD, int64_t inLen, double lenResized) {
-  const float x = static_cast<float>(xi);
-  const float scale = static_cast<float>(scaleD);
-  const float in = static_cast<float>(inLen), out = static_cast<float>(lenResized);
-  switch (p.coord) {
-    case ResizeCoord::kAlignCorners: return out == 1 ? 0.f : x * (in - 1) / (out - 1);
-    case ResizeCoord::kAsymmetric: return x / scale;
-    case ResizeCoord::kPytorchHalfPixel: return out != 1 ? (x + 0.5f) / scale - 0.5f : 0.f;
-    case ResizeCoord::kHalfPixelSymmetric: return in / 2 - 0.5f + (x + 0.5f - out / 2) / scale;
-    case ResizeCoord::kTfHalfPixelForNearest: return (x + 0.5f) / scale;
-    case ResizeCoord::kHalfPixel:
-    default: return (x + 0.5f) / scale - 0.5f;
-  }
-}
-
-int64_t nearestIndex(NearestMode m, double xo, double scale) {
-  const double fl = std::floor(xo);
-  const auto f = static_cast<int64_t>(fl);
-  if (xo == fl) return f;
-  const double r = xo - fl;
-  switch (m) {
-    case NearestMode::kRoundPreferFloor: return r <= 0.5 ? f : f + 1;
-    case NearestMode::kRoundPreferCeil: return r < 0.5 ? f : f + 1;
-    case NearestMode::kFloor: return f;
-    case NearestMode::kCeil: return f + 1;
-    case NearestMode::kLegacy:
-    default: return scale < 1 ? f + 1 : f;
-  }
-}
 
 struct Tables {
   std::vector<int64_t> outDims;
@@ -139,9 +109,9 @@ class ResizeKernel final : public CudaKernel {
           w.push_back(1.f);
           continue;
         }
-        const double xo = sourceCoord(p_, o, g.scales[d], inLen, lenResized);
+        const double xo = shape::resizeSourceCoord(p_, o, g.scales[d], inLen, outLen, lenResized, 0.0, 1.0);
         if (p_.mode == ResizeMode::kNearest) {
-          idx.push_back(std::clamp<int64_t>(nearestIndex(p_.nearest, xo, g.scales[d]), 0, inLen - 1) * is[d]);
+          idx.push_back(std::clamp<int64_t>(shape::resizeNearestIndex(p_.nearest, xo, g.scales[d]), 0, inLen - 1) * is[d]);
           w.push_back(1.f);
           continue;
         }

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "ops/cpu/tensor_common.h"
+#include "ops/common/slice.h"
 #include "ops/cuda/cuda_ops.h"
 
 namespace oinfer::cuda {

@@ -428,7 +428,7 @@ PackedB packB(bool transB, int64_t K, int64_t N, const float* B, int64_t ldb) {
   p.nr = I.nr;
   p.kc = kKc;
   const int64_t nPad = roundUp(std::max<int64_t>(N, 1), I.nr);
-  p.data = cpu::allocFloats(size_t(std::max<int64_t>(K, 1) * nPad));
+  p.data = allocFloats(size_t(std::max<int64_t>(K, 1) * nPad));
   for (int64_t k0 = 0; k0 < K; k0 += kKc) {
     const int64_t kl = std::min<int64_t>(kKc, K - k0);
     packBPanels(transB, B, ldb, k0, kl, 0, N, I.nr, p.data.get() + k0 * nPad);
@@ -444,7 +444,7 @@ PackedA packA(bool transA, int64_t M, int64_t K, const float* A, int64_t lda) {
   p.mr = I.mr;
   p.kc = kKc;
   const int64_t mPad = roundUp(std::max<int64_t>(M, 1), I.mr);
-  p.data = cpu::allocFloats(size_t(std::max<int64_t>(K, 1) * mPad));
+  p.data = allocFloats(size_t(std::max<int64_t>(K, 1) * mPad));
   packARows(transA, A, lda, 0, M, K, I.mr, mPad, p.data.get());
   return p;
 }

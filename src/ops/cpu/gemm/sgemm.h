@@ -23,7 +23,7 @@
 #include <memory>
 #include <vector>
 
-#include "ops/cpu/thread_pool.h"
+#include "oinfer/thread_pool.h"
 
 namespace oinfer {
 

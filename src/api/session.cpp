@@ -1,0 +1,381 @@
+// Session: input checks, plan cache, and the interpreter loop.
+#include "oinfer/session.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <new>
+#include <string>
+
+#include "api/builtin_registry.h"
+#include "api/devices.h"
+#include "graph/graph_access.h"
+#include "ops/cpu/register_all.h"
+#include "ops/graph_shapes.h"
+#include "passes/pipeline.h"
+#include "runtime/executor.h"
+#include "runtime/plan.h"
+
+namespace oinfer {
+
+using runtime::ExecContext;
+using runtime::Executor;
+using runtime::Plan;
+using runtime::Slot;
+using runtime::SlotKind;
+using runtime::Step;
+
+namespace {
+
+void configureLogging(const std::string& level) {
+  const char* env = std::getenv("OINFER_LOG_LEVEL");
+  std::string l = env && *env ? env : level;
+  spdlog::set_level(spdlog::level::from_str(l));
+}
+
+}  // namespace
+
+struct Session::Impl {
+  Graph publicGraph;  // what graph() returns; owns the IR below
+  ir::Graph* irGraph = nullptr;  // the graph as the executor runs it (after the passes)
+  SessionOptions options;
+  std::shared_ptr<ThreadPool> pool;
+  std::unique_ptr<runtime::Executor> exec;
+  std::vector<std::string> outputNames;
+  // Per graph input and dim: the index of its symbol in a run's symbol table, or -1.
+  std::vector<std::vector<int>> symbolIds;
+  std::vector<std::string> symbolNames;
+
+  // Output buffers run() handed out, kept so that a later run() writes into
+  // one the caller has since let go of (held only here: use_count 1) rather
+  // than into a new one. A new, zeroed buffer per run cost a 774 KB output
+  // 0.2 ms of page faults and clearing (glibc maps each large aligned block
+  // afresh); onnxruntime's arena reuses its blocks likewise. At most two per
+  // output the runs return (the caller's `outs = s.run(in)` still holds the
+  // last run's while the next one runs); a buffer in use is never reused.
+  struct OutputBuffer {
+    std::shared_ptr<void> holder;
+    size_t bytes = 0;
+  };
+  std::mutex outputMu;
+  std::vector<OutputBuffer> outputBuffers;
+
+  void checkInputs(const TensorMap& inputs) const;
+  std::shared_ptr<Plan> planFor(const TensorMap& inputs, const std::vector<std::string>& fetch);
+  // Gives each of run()'s outputs of `plan` whose shape is known now a free
+  // kept buffer of about its size (or a new kept one, under the cap or in
+  // place of a free one of another size); the rest the executor allocates.
+  void provideKeptOutputs(const Plan& plan, ExecContext& ctx);
+};
+
+void Session::Impl::provideKeptOutputs(const Plan& plan, ExecContext& ctx) {
+  std::lock_guard<std::mutex> lock(outputMu);
+  const size_t cap = 2 * plan.results.size();
+  for (size_t j = 0; j < plan.results.size(); ++j) {
+    const Slot& s = plan.slots[plan.results[j]];
+    if (s.kind != SlotKind::kOwned || !s.staticShape || s.device != Device::kCPU ||
+        s.type.dtype == DataType::kString || dataTypeSize(s.type.dtype) == 0)
+      continue;
+    const size_t bytes = size_t(numElements(s.shape)) * dataTypeSize(s.type.dtype);
+    if (bytes < 4096) continue;  // small blocks come back from malloc's free lists as it is
+    OutputBuffer* pick = nullptr;
+    OutputBuffer* spare = nullptr;  // a free one of another size
+    for (OutputBuffer& b : outputBuffers) {
+      if (b.holder.use_count() != 1) continue;
+      if (b.bytes >= bytes && b.bytes <= 2 * bytes) {
+        pick = &b;
+        break;
+      }
+      spare = &b;
+    }
+    if (!pick) {
+      // Under the cap a new one is kept; at it, one a shape change left
+      // unused is replaced; else the executor allocates this output.
+      if (outputBuffers.size() >= cap && !spare) continue;
+      // Not zeroed: the kernels write every element of their outputs.
+      void* p = ::operator new[](bytes, std::align_val_t(64));
+      OutputBuffer fresh{std::shared_ptr<void>(p, [](void* q) { ::operator delete[](q, std::align_val_t(64)); }), bytes};
+      if (outputBuffers.size() >= cap) {
+        *spare = std::move(fresh);
+        pick = spare;
+      } else {
+        outputBuffers.push_back(std::move(fresh));
+        pick = &outputBuffers.back();
+      }
+    }
+    exec->provideOutput(plan, ctx, j, Tensor::share(s.type.dtype, s.shape, pick->holder, pick->holder.get()));
+  }
+}
+
+// ---- input checks -----------------------------------------------------------
+// Allocation-free on success: a run with valid inputs must not touch the heap.
+
+void Session::Impl::checkInputs(const TensorMap& inputs) const {
+  for (const auto& [name, t] : inputs) {
+    bool known = false;
+    for (const auto& in : irGraph->inputs) known |= in.name == name;
+    if (!known) {
+      std::string names;
+      for (const auto& in : irGraph->inputs) names += (names.empty() ? "'" : ", '") + in.name + "'";
+      throw Error(ErrorCode::kInvalidArgument,
+                  "unknown input '" + name + "'; the model's inputs are " + (names.empty() ? "(none)" : names));
+    }
+  }
+  constexpr size_t kInline = 64;
+  int64_t inlineVals[kInline];
+  int inlineSetBy[kInline];
+  std::vector<int64_t> heapVals;
+  std::vector<int> heapSetBy;
+  int64_t* symVal = inlineVals;
+  int* symSetBy = inlineSetBy;
+  if (symbolNames.size() > kInline) {
+    heapVals.resize(symbolNames.size());
+    heapSetBy.resize(symbolNames.size());
+    symVal = heapVals.data();
+    symSetBy = heapSetBy.data();
+  }
+  for (size_t s = 0; s < symbolNames.size(); ++s) symSetBy[s] = -1;
+
+  for (size_t k = 0; k < irGraph->inputs.size(); ++k) {
+    const ValueInfo& in = irGraph->inputs[k];
+    auto it = inputs.find(in.name);
+    if (it == inputs.end()) throw Error(ErrorCode::kInvalidArgument, "missing input '" + in.name + "'");
+    const Tensor& t = it->second;
+    if (!t.defined()) throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "' is an empty Tensor");
+    if (in.kind != ValueKind::kTensor)
+      throw Error(ErrorCode::kNotImplemented, "input '" + in.name + "' is not a tensor; only tensor inputs are supported");
+    if (in.dtype != DataType::kUndefined && t.dtype() != in.dtype)
+      throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "': data type " + dataTypeName(t.dtype()) +
+                                                   ", model expects " + dataTypeName(in.dtype));
+    if (t.numel() > 0 && t.data() == nullptr)
+      throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "' has no data");
+    if (!in.hasShape) continue;
+    if (t.rank() != in.shape.size())
+      throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "': rank " + std::to_string(t.rank()) +
+                                                   " (shape " + shapeToString(t.shape()) + "), model expects rank " +
+                                                   std::to_string(in.shape.size()) + " (" + shapeToString(in.shape) + ")");
+    for (size_t d = 0; d < in.shape.size(); ++d) {
+      const Dim& dim = in.shape[d];
+      const int64_t v = t.dim(d);
+      if (dim.isStatic()) {
+        if (v != dim.value)
+          throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "': dimension " + std::to_string(d) + " is " +
+                                                       std::to_string(v) + ", model expects " + std::to_string(dim.value));
+        continue;
+      }
+      const int sid = symbolIds[k][d];
+      if (sid < 0) continue;
+      if (symSetBy[sid] < 0) {
+        symSetBy[sid] = static_cast<int>(k);
+        symVal[sid] = v;
+      } else if (symVal[sid] != v) {
+        throw Error(ErrorCode::kInvalidArgument,
+                    "input '" + in.name + "': dimension " + std::to_string(d) + " ('" + dim.symbol + "') is " +
+                        std::to_string(v) + ", but input '" + irGraph->inputs[symSetBy[sid]].name + "' set '" +
+                        dim.symbol + "' to " + std::to_string(symVal[sid]));
+      }
+    }
+  }
+}
+
+std::shared_ptr<Plan> Session::Impl::planFor(const TensorMap& inputs, const std::vector<std::string>& fetch) {
+  return exec->findPlanFast(
+      [&](size_t k) {
+        const Tensor& t = inputs.find(irGraph->inputs[k].name)->second;
+        return Executor::InputType{ValueKind::kTensor, t.dtype(), &t.shape()};
+      },
+      fetch);
+}
+
+// ---- public API ------------------------------------------------------------------
+
+Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<Impl>()) {
+  const Registry& registry = builtinRegistry();
+  configureLogging(options.logLevel);
+  if (options.device == Device::kCUDA) {
+    const std::string why = deviceUnavailable(options.device, options.deviceIndex);
+    if (!why.empty()) throw Error(ErrorCode::kDevice, "device cuda: " + why);
+  }
+  if (options.threads < 0) throw Error(ErrorCode::kInvalidArgument, "SessionOptions.threads must be >= 0");
+  impl_->options = options;
+  impl_->publicGraph = std::move(graph);
+  ir::Graph& g = detail::GraphAccess::ir(impl_->publicGraph);
+  impl_->irGraph = &g;
+  passes::PipelineOptions pipeline;
+  pipeline.level = options.optimizationLevel;
+  pipeline.device = options.device;
+  pipeline.fp16 = options.fp16;
+  // The blocked layout is kept only where the kernels that take it run (the
+  // CPU layer says); the passes plan around it.
+  pipeline.blockedLayout = options.device == Device::kCPU && options.blockedLayout && cpuTakesBlockedLayout();
+  passes::optimize(g, registry, pipeline);
+  if (!g.shapesInferred()) inferShapes(g, registry);
+  impl_->pool = options.threadPool ? options.threadPool : std::make_shared<ThreadPool>(options.threads);
+  runtime::DeviceConfig dev;
+  dev.device = options.device;
+  dev.index = options.deviceIndex;
+  dev.cudaGraphs = options.cudaGraphs;
+  dev.deviceIO = options.device == Device::kCUDA && options.deviceIO;
+  dev.blockedLayout = options.device == Device::kCPU && options.optimizationLevel >= 1 && options.blockedLayout;
+  dev.backend = deviceBackend(options.device);
+  if (dev.backend) dev.uploads = dev.backend->makeUploadCache();
+  impl_->exec =
+      std::make_unique<Executor>(registry, g, impl_->pool.get(), options.profiling, std::vector<std::string>{}, dev);
+  impl_->exec->allowWeightRelease(&g);
+  for (const auto& o : g.outputs) impl_->outputNames.push_back(o.name);
+  for (const auto& in : g.inputs) {
+    std::vector<int> ids;
+    for (const Dim& d : in.shape) {
+      if (d.isStatic() || d.symbol.empty()) {
+        ids.push_back(-1);
+        continue;
+      }
+      auto it = std::find(impl_->symbolNames.begin(), impl_->symbolNames.end(), d.symbol);
+      ids.push_back(static_cast<int>(it - impl_->symbolNames.begin()));
+      if (it == impl_->symbolNames.end()) impl_->symbolNames.push_back(d.symbol);
+    }
+    impl_->symbolIds.push_back(std::move(ids));
+  }
+}
+
+Session::~Session() = default;
+
+const Graph& Session::graph() const { return impl_->publicGraph; }
+const SessionOptions& Session::options() const { return impl_->options; }
+
+std::vector<Tensor> Session::run(const TensorMap& inputs) { return run(inputs, impl_->outputNames); }
+
+namespace {
+
+// Returns a context to its plan's pool on every path.
+struct ContextLease {
+  Executor& exec;
+  Plan& plan;
+  ExecContext* ctx;
+  ContextLease(Executor& e, Plan& p) : exec(e), plan(p), ctx(e.acquire(p)) {}
+  ~ContextLease() { exec.release(plan, ctx); }
+  ContextLease(const ContextLease&) = delete;
+  ContextLease& operator=(const ContextLease&) = delete;
+};
+
+}  // namespace
+
+std::vector<Tensor> Session::run(const TensorMap& inputs, const std::vector<std::string>& outputNames) {
+  impl_->pool->wake();  // workers wake while the inputs are checked and the plan found
+  impl_->checkInputs(inputs);
+  auto plan = impl_->planFor(inputs, outputNames);
+  Executor& exec = *impl_->exec;
+  ContextLease lease(exec, *plan);
+  ExecContext& ctx = *lease.ctx;
+  for (size_t k = 0; k < impl_->irGraph->inputs.size(); ++k)
+    exec.setInput(*plan, ctx, k, inputs.find(impl_->irGraph->inputs[k].name)->second);
+  impl_->provideKeptOutputs(*plan, ctx);
+  exec.execute(*plan, ctx);
+  std::vector<Tensor> out;
+  out.reserve(plan->results.size());
+  for (int id : plan->results) {
+    const Slot& s = plan->slots[id];
+    Tensor& t = ctx.values[id].tensor;
+    if (s.device == Device::kCUDA) {  // deviceIO: a new device buffer for the caller
+      out.push_back(impl_->exec->device().backend->deviceTensor(t.dtype(), t.shape(), impl_->options.deviceIndex));
+      impl_->exec->device().backend->copyOut(ctx, t, out.back());
+      continue;
+    }
+    // Only per-run buffers may be handed out as they are; anything else could be
+    // overwritten by a later run or alias the caller's inputs or the weights.
+    if (s.kind == SlotKind::kOwned) {
+      out.push_back(std::move(t));
+      t = Tensor();
+    } else {
+      out.push_back(t.clone());
+    }
+  }
+  return out;
+}
+
+void Session::runInto(const TensorMap& inputs, std::vector<Tensor>& outputs) {
+  impl_->pool->wake();
+  impl_->checkInputs(inputs);
+  const std::vector<std::string>& names = impl_->outputNames;
+  auto plan = impl_->planFor(inputs, names);
+  Executor& exec = *impl_->exec;
+  ContextLease lease(exec, *plan);
+  ExecContext& ctx = *lease.ctx;
+  if (outputs.size() != names.size()) outputs.resize(names.size());
+  for (size_t k = 0; k < impl_->irGraph->inputs.size(); ++k)
+    exec.setInput(*plan, ctx, k, inputs.find(impl_->irGraph->inputs[k].name)->second);
+  for (size_t j = 0; j < names.size(); ++j)
+    if (outputs[j].defined()) exec.provideOutput(*plan, ctx, j, outputs[j]);
+  exec.execute(*plan, ctx);
+  for (size_t j = 0; j < names.size(); ++j) {
+    const int id = plan->results[j];
+    Tensor& t = ctx.values[id].tensor;
+    if (t.sharesStorageWith(outputs[j]) && t.data() == outputs[j].data()) continue;  // computed in place
+    if (plan->slots[id].device == Device::kCUDA) {  // deviceIO: into the caller's device buffer
+      if (!outputs[j].defined() || outputs[j].dtype() != t.dtype() || outputs[j].shape() != t.shape())
+        outputs[j] = impl_->exec->device().backend->deviceTensor(t.dtype(), t.shape(), impl_->options.deviceIndex);
+      impl_->exec->device().backend->copyOut(ctx, t, outputs[j]);
+      continue;
+    }
+    if (outputs[j].defined() && outputs[j].dtype() == t.dtype() && outputs[j].shape() == t.shape() &&
+        outputs[j].dtype() != DataType::kString) {
+      outputs[j].copyFrom(t);
+    } else if (plan->slots[id].kind == SlotKind::kOwned) {
+      outputs[j] = std::move(t);
+      t = Tensor();
+    } else {
+      outputs[j] = t.clone();
+    }
+  }
+}
+
+PlanInfo Session::plan(const std::map<std::string, std::vector<int64_t>>& inputShapes) {
+  // Reuse the input checks by describing the shapes as (unallocated) tensors.
+  TensorMap probe;
+  for (const auto& [name, shape] : inputShapes) {
+    DataType dt = DataType::kFloat;
+    for (const auto& in : impl_->irGraph->inputs)
+      if (in.name == name && in.dtype != DataType::kUndefined) dt = in.dtype;
+    static char dummy[64];
+    probe[name] = Tensor::wrap(dt, shape, dummy);
+  }
+  impl_->checkInputs(probe);
+  auto p = impl_->planFor(probe, impl_->outputNames);
+  { ContextLease ready(*impl_->exec, *p); }  // kernels and arena now, not on the first run
+  PlanInfo info;
+  info.memory = p->stats;
+  for (const Step& s : p->steps) {
+    PlanStep ps;
+    ps.device = s.device;
+    ps.isCopy = s.copy;
+    if (s.copy) {
+      const bool up = p->slots[s.out[0]].device == Device::kCUDA;
+      ps.opType = up ? "CopyToDevice" : "CopyToHost";
+      ps.nodeName = p->slots[s.out[0]].name;
+    } else {
+      ps.nodeName = s.node->name;
+      ps.opType = s.node->opType;
+    }
+    ps.isView = s.view;
+    for (int id : s.out) {
+      if (id < 0) continue;
+      const Slot& slot = p->slots[id];
+      ps.outputs.push_back(slot.name);
+      ps.outputShapes.push_back(slot.staticShape ? shapeToString(slot.shape) : "dynamic");
+      ps.outputLayouts.push_back(slot.blocked ? "NCHW16c" : "");
+    }
+    info.steps.push_back(std::move(ps));
+  }
+  return info;
+}
+
+MemoryStats Session::memoryStats() const { return impl_->exec->lastStats(); }
+
+std::vector<NodeProfile> Session::profile() const { return impl_->exec->profile(); }
+
+void Session::resetProfile() { impl_->exec->resetProfile(); }
+
+}  // namespace oinfer
