@@ -128,7 +128,6 @@ class Executor {
   // keeps only a packed copy (see allowWeightRelease).
   void releaseWeight(Plan& plan, ExecContext& ctx, int id);
   void runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& step);
-  void executeOnDevice(Plan& plan, ExecContext& ctx);
 
   const Registry& registry_;
   const ir::Graph& graph_;

@@ -1,0 +1,145 @@
+// Executor::makePlan: types for one set of concrete input types, one step
+// per node that is not folded away, each value's storage kind, and the
+// requested results; then the device placement and the arena layout.
+#include <spdlog/spdlog.h>
+
+#include "ops/evaluate.h"
+#include "runtime/executor.h"
+#include "shape/infer.h"
+
+namespace oinfer::runtime {
+
+std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, const std::vector<std::string>& fetch) {
+  auto plan = std::make_shared<Plan>();
+  plan->fetch = fetch;
+  for (const auto& t : types) {
+    plan->keyKinds.push_back(t.kind);
+    plan->keyTypes.push_back(t.dtype);
+    plan->keyShapes.push_back(t.kind == ValueKind::kTensor && t.shape ? *t.shape : std::vector<int64_t>{});
+  }
+
+  // 1. Types and values for these concrete inputs.
+  shape::InferState st;
+  shape::seedState(graph_, st);
+  for (size_t k = 0; k < inputNames_.size(); ++k) {
+    const std::string& name = inputNames_[k];
+    const ValueInfo* declared = graph_.findValue(name);
+    ValueInfo v;
+    v.name = name;
+    v.kind = types[k].kind;
+    v.dtype = types[k].dtype;
+    if (declared && declared->kind == ValueKind::kOptional && v.kind != ValueKind::kSequence)
+      v.kind = ValueKind::kOptional;
+    if (types[k].kind == ValueKind::kTensor && types[k].shape) {
+      v.hasShape = true;
+      v.shape = toShape(*types[k].shape);
+    }
+    st.types[name] = v;
+  }
+  shape::SymbolGenerator symbols;
+  shape::inferNodes(graph_, st, hooks_, symbols, /*fold=*/true);
+
+  auto addSlot = [&](const std::string& name) -> int {
+    auto it = plan->slotOf.find(name);
+    if (it != plan->slotOf.end()) return it->second;
+    Slot s;
+    s.name = name;
+    auto t = st.types.find(name);
+    if (t != st.types.end()) s.type = t->second;
+    s.staticShape = s.type.kind == ValueKind::kTensor && s.type.hasShape && isStatic(s.type.shape);
+    if (s.staticShape) s.shape = toStatic(s.type.shape);
+    plan->slots.push_back(std::move(s));
+    plan->slotOf[name] = static_cast<int>(plan->slots.size() - 1);
+    return static_cast<int>(plan->slots.size() - 1);
+  };
+
+  for (size_t k = 0; k < inputNames_.size(); ++k) {
+    int id = addSlot(inputNames_[k]);
+    plan->slots[id].kind = SlotKind::kInput;
+    plan->inputSlots.push_back(id);
+  }
+  for (const auto& [name, t] : graph_.initializers) {
+    if (plan->slotOf.count(name)) continue;  // an input with a default: the input wins
+    Slot& s = plan->slots[addSlot(name)];
+    s.kind = SlotKind::kWeight;
+    s.value = t;
+  }
+
+  // 2. Steps: every node not folded away.
+  for (size_t ni = 0; ni < graph_.nodes.size(); ++ni) {
+    const Node& node = graph_.nodes[ni];
+    bool allFolded = true;
+    for (const auto& o : node.outputs)
+      if (!o.empty() && !st.values.count(o)) allFolded = false;
+    if (allFolded) {
+      for (const auto& o : node.outputs) {
+        if (o.empty()) continue;
+        Slot& s = plan->slots[addSlot(o)];
+        s.kind = SlotKind::kConstant;
+        s.value = st.values[o];
+      }
+      continue;
+    }
+    Step step;
+    step.node = &node;
+    step.nodeIndex = ni;
+    step.def = findOpDef(registry_, graph_, node);
+    step.opset = graph_.opset(node.domain);
+    if (!step.def) throw Error(ErrorCode::kUnsupportedOp, node.describe() + ": op is not supported");
+    auto bindInput = [&](const std::string& i) {
+      if (i.empty()) {
+        step.in.push_back(-1);
+        return;
+      }
+      auto it = plan->slotOf.find(i);
+      if (it == plan->slotOf.end())
+        throw Error(ErrorCode::kInvalidModel, node.describe() + ": input '" + i + "' is not produced by any node");
+      step.in.push_back(it->second);
+    };
+    for (const auto& i : node.inputs) bindInput(i);
+    for (const auto& i : implicitInputs(node)) bindInput(i);
+    step.view = step.def->viewOfInput >= 0;
+    for (const auto& o : node.outputs) {
+      if (o.empty()) {
+        step.out.push_back(-1);
+        continue;
+      }
+      int id = addSlot(o);
+      Slot& s = plan->slots[id];
+      if (!s.staticShape) step.dynamic = true;
+      step.out.push_back(id);
+    }
+    for (int id : step.out) {
+      if (id < 0) continue;
+      Slot& s = plan->slots[id];
+      if (step.view) {
+        s.kind = SlotKind::kView;
+        s.viewBase = step.in[step.def->viewOfInput];
+      } else {
+        s.kind = step.dynamic || !s.staticShape ? SlotKind::kOwned : SlotKind::kArena;
+      }
+    }
+    plan->steps.push_back(std::move(step));
+  }
+
+  // 3. Requested values.
+  for (const auto& f : fetch) {
+    auto it = plan->slotOf.find(f);
+    if (it == plan->slotOf.end()) throw Error(ErrorCode::kInvalidArgument, "unknown output '" + f + "'");
+    plan->results.push_back(it->second);
+    Slot& s = plan->slots[it->second];
+    if (s.kind == SlotKind::kArena) s.kind = SlotKind::kOwned;
+  }
+
+  // Device placement: steps, copies, and the device kernels (made once per plan).
+  if (device_.device == Device::kCUDA) device_.backend->preparePlan(*plan, graph_, device_);
+
+  planArenas(*plan, graph_.weightBytes());
+  if (device_.blockedLayout && !plan->onDevice) assignBlockedLayouts(*plan);
+  spdlog::debug("plan: {} steps, arena {} bytes (lower bound {}), device arena {} bytes", plan->steps.size(),
+                plan->stats.arenaBytes, plan->stats.lowerBoundBytes, plan->stats.deviceArenaBytes);
+  return plan;
+}
+
+
+}  // namespace oinfer::runtime

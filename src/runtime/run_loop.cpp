@@ -1,0 +1,127 @@
+// The interpreter loop (host and device plans alike) and the steps whose
+// shapes are only known at run time.
+#include <chrono>
+
+#include "runtime/executor.h"
+#include "shape/infer.h"
+
+namespace oinfer::runtime {
+
+namespace {
+
+constexpr size_t kMaxCachedPlans = 16;
+
+ValueInfo typeOfValue(const std::string& name, const Value& v, const ValueInfo* declared) {
+  ValueInfo vi;
+  if (v.isTensor()) {
+    vi = shape::valueInfoOf(name, v.tensor);
+    if (declared && declared->kind == ValueKind::kOptional) vi.kind = ValueKind::kOptional;
+    return vi;
+  }
+  vi.name = name;
+  vi.kind = v.kind;
+  if (declared) vi.dtype = declared->dtype;
+  if (v.isSequence() && !v.sequence.empty()) vi.dtype = v.sequence.front().dtype();
+  return vi;
+}
+
+}  // namespace
+
+void Executor::runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& step) {
+  // Shapes depend on values only known now: re-run the shape function with every input known.
+  shape::InferState local;
+  const Node& node = *step.node;
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    if (step.in[i] < 0) continue;
+    const Value& v = ctx.values[step.in[i]];
+    const std::string& name = node.inputs[i];
+    local.types[name] = typeOfValue(name, v, &plan.slots[step.in[i]].type);
+    local.types[name].kind = plan.slots[step.in[i]].type.kind;
+    if (v.isTensor() && v.tensor.defined()) shape::setKnownValue(name, v.tensor, local);
+  }
+  shape::SymbolGenerator symbols;
+  shape::inferNode(node, local, hooks_, symbols, nullptr, /*fold=*/false);
+  for (size_t o = 0; o < step.out.size(); ++o) {
+    int id = step.out[o];
+    if (id < 0 || step.view) continue;
+    const ValueInfo& vi = local.types[node.outputs[o]];
+    Value& out = ctx.values[id];
+    out.sequence.clear();
+    if (vi.kind == ValueKind::kTensor && vi.hasShape && isStatic(vi.shape) && vi.dtype != DataType::kUndefined) {
+      out.kind = ValueKind::kTensor;
+      out.tensor = Tensor(vi.dtype, toStatic(vi.shape));
+    } else {
+      out.kind = vi.kind == ValueKind::kSequence ? ValueKind::kSequence : ValueKind::kTensor;
+      out.tensor = Tensor();
+    }
+  }
+  if (step.view) {
+    const ValueInfo& vi = local.types[node.outputs[0]];
+    ctx.values[step.out[0]].tensor.assignView(ctx.values[step.in[step.def->viewOfInput]].tensor, toStatic(vi.shape));
+  }
+}
+
+// One loop for every plan. On a plan with device steps, device work (steps,
+// copies) is queued on the context's stream and waited for only before a
+// host step and at the end, and a captured graph replaces the loop when the
+// backend can replay one. Profiling times host steps here (every step of a
+// host plan, views included); the backend times device steps and copies with
+// its own events (finishRun).
+void Executor::execute(Plan& plan, ExecContext& ctx) {
+  DeviceBackend* device = plan.onDevice ? device_.backend : nullptr;
+  for (size_t id = 0; id < plan.slots.size(); ++id) {
+    const Slot& s = plan.slots[id];
+    if (s.kind != SlotKind::kOwned || ctx.provided[id] || s.device != Device::kCPU) continue;
+    Value& v = ctx.values[id];
+    if (s.staticShape) {
+      v.kind = ValueKind::kTensor;
+      v.tensor = Tensor(s.type.dtype, s.shape);
+    }
+  }
+  if (device && device->runGraph(plan, ctx)) {
+    std::fill(ctx.provided.begin(), ctx.provided.end(), 0);
+    return;
+  }
+  bool pending = false;  // device work queued and not waited for
+  for (size_t si = 0; si < plan.steps.size(); ++si) {
+    const Step& step = plan.steps[si];
+    const bool onHost = !step.copy && step.device == Device::kCPU;
+    if (onHost && !step.view && pending) {
+      device->sync(ctx);
+      pending = false;
+    }
+    const bool timed = profiling_ && onHost && (!device || !step.view);
+    auto t0 = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    if (step.copy) {
+      device->copy(plan, ctx, si);
+      pending = true;
+    } else if (step.dynamic) {
+      runDynamicStep(plan, ctx, step);
+    } else if (step.view) {
+      ctx.values[step.out[0]].tensor.assignView(ctx.values[step.in[step.def->viewOfInput]].tensor,
+                                                plan.slots[step.out[0]].shape);
+    }
+    if (!step.view && !step.copy) {
+      if (step.device != Device::kCPU) {
+        device->runStep(plan, ctx, si);
+        pending = true;
+      } else {
+        ctx.kernels[si]->run(ctx.kctx[si]);
+      }
+    }
+    if (timed) ctx.times[si] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+  if (device) device->finishRun(plan, ctx);  // waits; device steps' times from their events
+  std::fill(ctx.provided.begin(), ctx.provided.end(), 0);
+  if (profiling_) {
+    std::lock_guard<std::mutex> lock(profMu_);
+    for (size_t si = 0; si < plan.steps.size(); ++si) {
+      if (!plan.steps[si].node) continue;  // a copy the placement inserted
+      NodeProfile& p = prof_[plan.steps[si].nodeIndex];
+      p.totalMs += ctx.times[si];
+      p.calls += 1;
+    }
+  }
+}
+
+}  // namespace oinfer::runtime
