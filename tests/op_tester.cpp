@@ -114,12 +114,13 @@ std::vector<Tensor> OpTester::runOnce(bool symbolic) {
   for (size_t i = 0; i < ictx.outputs_.size(); ++i)
     init.outputs.push_back(node_.outputs[i].empty() ? nullptr : &ictx.outputs_[i]);
   if (!def->cpu) throw Error(ErrorCode::kUnsupportedOp, node_.opType + " has no CPU kernel");
+  static ThreadPool pool(2);
+  init.pool = &pool;  // the pool it runs on: per-thread scratch is sized for it
   auto kernel = def->cpu(init);
 
   std::vector<Tensor> outs(node_.outputs.size());
   KernelContext kctx;
   kctx.node_ = &node_;
-  static ThreadPool pool(2);
   kctx.pool_ = &pool;
   for (auto& t : inputs_) kctx.inputs_.push_back(t.defined() ? &t : nullptr);
   for (size_t i = 0; i < outs.size(); ++i) {
@@ -139,6 +140,7 @@ std::vector<Tensor> OpTester::runOnce(bool symbolic) {
     if (!vi.hasShape || !isStatic(vi.shape)) throw Error(ErrorCode::kInternal, "view op output shape unresolved");
     outs[0] = inputs_[def->viewOfInput].reshaped(toStatic(vi.shape)).clone();
   } else {
+    OwnedScratch scratch(init, kctx);
     kernel->run(kctx);
   }
   // Shape/dtype agreement between shape function and kernel.

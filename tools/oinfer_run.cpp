@@ -492,24 +492,32 @@ int runTool(const Options& o) {
       e.set("outputs", std::move(outs));
       e.set("view", s.isView);
       e.set("device", s.device == Device::kCUDA ? "cuda" : "cpu");
+      if (!s.algorithm.empty()) e.set("algorithm", s.algorithm);
       steps.push(std::move(e));
       if (!o.json)
-        std::printf("  %4zu  %s%-18s %-30s -> %s%s\n", i,
+        std::printf("  %4zu  %s%-18s %-30s -> %s%s%s%s\n", i,
                     o.device != "cuda" ? "" : s.device == Device::kCUDA ? "cuda " : "cpu  ", s.opType.c_str(),
-                    s.nodeName.c_str(), text.c_str(), s.isView ? "  (view)" : "");
+                    s.nodeName.c_str(), text.c_str(), s.isView ? "  (view)" : "", s.algorithm.empty() ? "" : "  [",
+                    s.algorithm.empty() ? "" : (s.algorithm + "]").c_str());
     }
     Json mem = Json::object();
     mem.set("arena_bytes", static_cast<uint64_t>(plan.memory.arenaBytes));
     mem.set("lower_bound_bytes", static_cast<uint64_t>(plan.memory.lowerBoundBytes));
     mem.set("weight_bytes", static_cast<uint64_t>(plan.memory.weightBytes));
     mem.set("device_arena_bytes", static_cast<uint64_t>(plan.memory.deviceArenaBytes));
+    mem.set("scratch_bytes", static_cast<uint64_t>(plan.memory.scratchBytes));
     Json pj = Json::object();
     pj.set("steps", std::move(steps));
     pj.set("memory", std::move(mem));
     out.set("plan", std::move(pj));
-    if (!o.json)
-      std::printf("memory      arena %s, lower bound %s, weights %s\n", bytesText(plan.memory.arenaBytes).c_str(),
-                  bytesText(plan.memory.lowerBoundBytes).c_str(), bytesText(plan.memory.weightBytes).c_str());
+    if (!o.json) {
+      const double ratio = plan.memory.lowerBoundBytes
+                               ? static_cast<double>(plan.memory.arenaBytes) / static_cast<double>(plan.memory.lowerBoundBytes)
+                               : 1.0;
+      std::printf("memory      arena %s, lower bound %s (arena / bound %.2f), weights %s, scratch %s\n",
+                  bytesText(plan.memory.arenaBytes).c_str(), bytesText(plan.memory.lowerBoundBytes).c_str(), ratio,
+                  bytesText(plan.memory.weightBytes).c_str(), bytesText(plan.memory.scratchBytes).c_str());
+    }
     if (!o.json && o.device == "cuda")
       std::printf("            device arena %s\n", bytesText(plan.memory.deviceArenaBytes).c_str());
   }

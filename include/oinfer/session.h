@@ -59,6 +59,10 @@ struct MemoryStats {
   size_t lowerBoundBytes = 0;  // max over steps of simultaneously live activation bytes
   size_t weightBytes = 0;      // bytes held by initializers
   size_t deviceArenaBytes = 0;  // planned device activation arena (CUDA sessions)
+  // The kernels' scratch of one execution context (each concurrent run has
+  // its own): the largest step's, known once the plan's kernels are made
+  // (Session::plan or the first run).
+  size_t scratchBytes = 0;
 };
 
 struct NodeProfile {
@@ -75,6 +79,9 @@ struct PlanStep {
   std::vector<std::string> outputShapes;  // "[1,3,224,224]" or "dynamic"
   std::vector<std::string> outputLayouts;  // "NCHW16c" where SessionOptions::blockedLayout placed it, else ""
   bool isView = false;
+  // The algorithm and instruction set the step's kernel chose
+  // ("winograd-f4x4 avx512"); empty for ops with one form, views and copies.
+  std::string algorithm;
   Device device = Device::kCPU;  // where the step runs (copies run on the device)
   bool isCopy = false;           // a host<->device copy the planner inserted (opType "CopyToDevice"/"CopyToHost")
 };

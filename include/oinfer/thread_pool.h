@@ -63,6 +63,11 @@ class ThreadPool {
 
   int size() const { return size_; }
   void parallelFor(int64_t n, RangeFn fn, int64_t grain = 1);
+  // Inside a parallelFor body: the calling thread's index in [0, size())
+  // (0: the thread that called parallelFor, 1..size()-1: the workers), so a
+  // kernel can give each thread its own part of a scratch buffer. 0 outside
+  // any pool.
+  static int currentThread();
   // Runs fn(t, t + 1) once on each of the size() threads (t = 0 is the
   // caller), each on a different thread: kernels size their per-thread
   // scratch here at plan time, so no run grows it later on whichever thread

@@ -344,11 +344,18 @@ PlanInfo Session::plan(const std::map<std::string, std::vector<int64_t>>& inputS
   }
   impl_->checkInputs(probe);
   auto p = impl_->planFor(probe, impl_->outputNames);
-  { ContextLease ready(*impl_->exec, *p); }  // kernels and arena now, not on the first run
+  std::vector<std::string> algorithms(p->steps.size());
+  {
+    ContextLease ready(*impl_->exec, *p);  // kernels and arena now, not on the first run
+    for (size_t si = 0; si < p->steps.size(); ++si)
+      if (si < ready.ctx->kernels.size() && ready.ctx->kernels[si]) algorithms[si] = ready.ctx->kernels[si]->algorithm();
+  }
   PlanInfo info;
   info.memory = p->stats;
-  for (const Step& s : p->steps) {
+  for (size_t si = 0; si < p->steps.size(); ++si) {
+    const Step& s = p->steps[si];
     PlanStep ps;
+    ps.algorithm = algorithms[si];
     ps.device = s.device;
     ps.isCopy = s.copy;
     if (s.copy) {

@@ -51,6 +51,7 @@ bool evaluateNode(const Registry& r, const Node& node, int64_t opset, const std:
   KernelContext ctx;
   ctx.node_ = &node;
   ctx.pool_ = &foldPool();
+  OwnedScratch scratch(init, ctx);
   ctx.inputs_ = inputs;
   for (size_t i = 0; i < outputs.size(); ++i) {
     ctx.outputTypes_.push_back(outputTypes[i].dtype);

@@ -1,6 +1,9 @@
 #include "ops/kernel.h"
 
 #include <algorithm>
+#include <new>
+
+#include "graph/memory.h"
 
 namespace oinfer {
 
@@ -60,6 +63,49 @@ std::vector<std::string> implicitInputs(const Node& node) {
     for (const auto& g : a.graphs) add(g.get());
   }
   return out;
+}
+
+namespace {
+constexpr size_t kScratchAlign = 64;
+size_t alignUp(size_t n) { return (n + kScratchAlign - 1) / kScratchAlign * kScratchAlign; }
+}  // namespace
+
+size_t layoutScratch(const std::vector<ScratchRequest>& requests, int threads, std::vector<ScratchSpan>& spans) {
+  spans.assign(requests.size(), ScratchSpan{});
+  size_t offset = 0;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const size_t part = alignUp(requests[i].bytes);
+    const size_t parts = requests[i].perThread ? static_cast<size_t>(std::max(threads, 1)) : 1;
+    spans[i].base = reinterpret_cast<uint8_t*>(offset);  // an offset until bindScratch
+    spans[i].stride = requests[i].perThread ? part : 0;
+    spans[i].bytes = requests[i].bytes;
+    offset += part * parts;
+  }
+  return offset;
+}
+
+void bindScratch(std::vector<ScratchSpan>& spans, uint8_t* block) {
+  for (ScratchSpan& s : spans) s.base = block + reinterpret_cast<size_t>(s.base);
+}
+
+OwnedScratch::OwnedScratch(const KernelInit& init, KernelContext& ctx) {
+  const int threads = ctx.pool_ ? ctx.pool_->size() : 1;
+  bytes_ = layoutScratch(init.scratch, threads, ctx.scratch_);
+  if (bytes_ == 0) {
+    bindScratch(ctx.scratch_, nullptr);
+    return;
+  }
+  void* p = allocLarge(bytes_);
+  if (!p) throw std::bad_alloc();
+  block_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+  bindScratch(ctx.scratch_, static_cast<uint8_t*>(p));
+}
+
+const ScratchSpan& KernelContext::scratch(size_t id) const {
+  if (id >= scratch_.size())
+    fail("scratch request " + std::to_string(id) + " was not made when the kernel was prepared (" +
+         std::to_string(scratch_.size()) + " made)");
+  return scratch_[id];
 }
 
 void KernelContext::fail(const std::string& msg) const {

@@ -79,6 +79,42 @@ struct BlockedSupport {
   uint32_t tied = 0;   // inputs blocked exactly when output 0 is (a fused residual, a pool's input)
 };
 
+// Scratch memory a kernel asks for when it is made (KernelInit::
+// requestScratch): `bytes` for the step, or `bytes` for each pool thread.
+// The runtime lays out every step's requests in its execution context's
+// scratch block (the steps of a context run one after another, so the block
+// is the largest step's need, not the sum), reports the block in
+// MemoryStats::scratchBytes and frees it with the context. Contents are not
+// kept from one run to the next.
+struct ScratchRequest {
+  size_t bytes = 0;
+  bool perThread = false;
+};
+
+// A request's memory at run time (KernelContext::scratch): thread t's part
+// at base + t * stride (stride 0 for a request of the whole step); each part
+// holds `bytes` and is 64-byte aligned.
+struct ScratchSpan {
+  uint8_t* base = nullptr;
+  size_t stride = 0;
+  size_t bytes = 0;
+  template <class T = void>
+  T* part(int thread) const {
+    return reinterpret_cast<T*>(base + static_cast<size_t>(thread) * stride);
+  }
+  // The calling thread's part, inside a parallelFor body (ThreadPool::currentThread).
+  template <class T = void>
+  T* mine() const {
+    return part<T>(ThreadPool::currentThread());
+  }
+};
+
+// Lays out `requests` for a pool of `threads` threads: each span's offset
+// from the block start (in `spans[i].base`, as an offset) and the block's
+// size. bindScratch then turns offsets into addresses.
+size_t layoutScratch(const std::vector<ScratchRequest>& requests, int threads, std::vector<ScratchSpan>& spans);
+void bindScratch(std::vector<ScratchSpan>& spans, uint8_t* block);
+
 // What a kernel's blocked form can be handed: a float32 4-d value of static
 // shape (the planner also asks for 16k channels).
 inline bool blockedCandidate(const ValueInfo* v) {
@@ -114,6 +150,16 @@ struct KernelInit {
 
   bool hasInput(size_t i) const { return i < inputs.size() && inputs[i] != nullptr; }
   const Tensor* constInput(size_t i) const { return i < constInputs.size() ? constInputs[i] : nullptr; }
+
+  // Asks for scratch memory valid during each run (ScratchRequest); returns
+  // the index KernelContext::scratch takes. A per-thread request gets one
+  // part for each thread of the pool the kernel runs on (threads()).
+  size_t requestScratch(size_t bytes, bool perThread = false) const {
+    scratch.push_back({bytes, perThread});
+    return scratch.size() - 1;
+  }
+  mutable std::vector<ScratchRequest> scratch{};
+  int threads() const { return pool ? pool->size() : 1; }
 
   // The packed form `layout` of constant input i: make() (returning a T) runs
   // on the Session's first request for (initializer, layout); later plans and
@@ -163,6 +209,8 @@ class KernelContext {
   Value& outputValue(size_t i);
   ThreadPool& pool() const { return *pool_; }
   const Node& node() const { return *node_; }
+  // The memory of the kernel's scratch request `id` (KernelInit::requestScratch).
+  const ScratchSpan& scratch(size_t id) const;
   [[noreturn]] void fail(const std::string& msg) const;
 
   // ---- set by the runtime ----------------------------------------------
@@ -179,12 +227,31 @@ class KernelContext {
   // for tensor-only callers such as constant folding and OpTester).
   std::vector<const Value*> inputValues_;
   std::vector<Value*> outputValues_;
+  std::vector<ScratchSpan> scratch_;  // per request of the step's kernel
+};
+
+// Scratch for a kernel run outside an execution context (constant folding,
+// OpTester): a block of its own for the kernel's requests, bound to `ctx`.
+class OwnedScratch {
+ public:
+  OwnedScratch(const KernelInit& init, KernelContext& ctx);
+  OwnedScratch(const OwnedScratch&) = delete;
+  OwnedScratch& operator=(const OwnedScratch&) = delete;
+  size_t bytes() const { return bytes_; }
+
+ private:
+  std::shared_ptr<void> block_;
+  size_t bytes_ = 0;
 };
 
 class Kernel {
  public:
   virtual ~Kernel() = default;
   virtual void run(KernelContext& ctx) = 0;
+  // The algorithm and instruction set the kernel chose when it was made, as
+  // "name isa" ("winograd-f4x4 avx512"); empty when the op has one form.
+  // --print-plan and Session::plan show it per step.
+  virtual std::string algorithm() const { return {}; }
 };
 
 using KernelFactory = std::function<std::unique_ptr<Kernel>(const KernelInit&)>;

@@ -75,6 +75,8 @@ struct ThreadPool::Job {
   explicit Job(RangeFn f) : fn(f) {}
 };
 
+int ThreadPool::currentThread() { return tlsSelf; }
+
 ThreadPool::ThreadPool(int threads, int spinMicros) : spinMicros_(std::max(0, spinMicros)) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   size_ = threads;

@@ -73,6 +73,7 @@ std::unique_ptr<ExecContext> Executor::makeContext(Plan& plan) {
   ctx->kernels.resize(plan.steps.size());
   ctx->kctx.resize(plan.steps.size());
   std::vector<int> packedReads;  // per slot: node inputs whose kernel keeps only the packed form
+  size_t scratchBytes = 0;       // the largest step's scratch (KernelInit::requestScratch)
   if (profiling_) ctx->times.assign(plan.steps.size(), 0.0);
   for (size_t si = 0; si < plan.steps.size(); ++si) {
     const Step& step = plan.steps[si];
@@ -97,6 +98,7 @@ std::unique_ptr<ExecContext> Executor::makeContext(Plan& plan) {
     fillInit(plan, step, init);
     if (!step.def->cpu) throw Error(ErrorCode::kUnsupportedOp, step.node->describe() + ": no CPU kernel");
     ctx->kernels[si] = step.def->cpu(init);
+    scratchBytes = std::max(scratchBytes, layoutScratch(init.scratch, pool_->size(), kc.scratch_));
     // A weight is freed as soon as its last reader has packed it, so the
     // peak holds one weight twice, not all of them.
     if (releasable_)
@@ -108,6 +110,16 @@ std::unique_ptr<ExecContext> Executor::makeContext(Plan& plan) {
         if (readers != weightReaders_.end() && ++packedReads[id] == readers->second) releaseWeight(plan, *ctx, id);
       }
   }
+  // One scratch block for every step's requests: steps run one at a time.
+  if (scratchBytes) {
+    void* block = allocLarge(scratchBytes);  // huge pages for large blocks
+    if (!block) throw std::bad_alloc();
+    ctx->scratch = std::shared_ptr<void>(block, [](void* q) { std::free(q); });
+  }
+  for (KernelContext& kc : ctx->kctx) bindScratch(kc.scratch_, static_cast<uint8_t*>(ctx->scratch.get()));
+  ctx->scratchBytes = scratchBytes;
+  plan.stats.scratchBytes = std::max(plan.stats.scratchBytes, scratchBytes);
+  lastStats_.scratchBytes = plan.stats.scratchBytes;
   // Device arena, stream, handles; binds device slots and the device steps' contexts.
   if (plan.onDevice) device_.backend->initContext(plan, *ctx, device_, profiling_);
   return ctx;

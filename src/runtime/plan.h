@@ -75,6 +75,8 @@ struct ExecContext {
   std::vector<uint8_t> provided;                 // per slot: the caller gave this run's buffer
   std::vector<double> times;                     // per step, when profiling
   std::shared_ptr<void> device;                  // CUDA plans: stream, handles, device arena (the device backend)
+  std::shared_ptr<void> scratch;                 // the kernels' scratch (ScratchRequest), shared by the steps
+  size_t scratchBytes = 0;
 };
 
 struct Plan {

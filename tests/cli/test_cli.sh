@@ -160,7 +160,7 @@ case "$CASE" in
     run 0 "$MODEL" --print-plan
     has '^plan +[0-9]+ steps'
     has 'Softmax +softmax +-> probabilities \[1,10\]'
-    has '^memory +arena [0-9.]+ [KMG]?i?B, lower bound [0-9.]+ [KMG]?i?B, weights 1[0-9.]+ KiB' ;;
+    has '^memory +arena [0-9.]+ [KMG]?i?B, lower bound [0-9.]+ [KMG]?i?B \(arena / bound [0-9.]+\), weights 1[0-9.]+ KiB, scratch [0-9.]+ [KMG]?i?B' ;;
   *)
     echo "unknown case '$CASE'"
     exit 2 ;;
