@@ -3,9 +3,8 @@
 // milliseconds and GFLOP/s per shape at 1 and 2 threads. A tool for tuning
 // the GEMM / Conv kernels; model-level comparisons against onnxruntime are
 // tools/bench/bench.py.
-// The strategy is the one a plan picks for constant weights (Winograd for the
-// 3x3 stride-1 layers unless --no-winograd, the channel-vector kernel where
-// cvecPreferred holds).
+// The strategy is the one a plan picks for constant weights (conv::chooseConv;
+// --no-winograd: the channel-vector kernel or the GEMM in Winograd's place).
 //   oinfer-kernel-bench [--threads N] [--reps R] [--filter SUBSTR] [--no-winograd] [--cold] [--cold-mib N] [--cvec]
 //                       [--produced] [--residual] [--blocked]
 // --cold streams 16 MiB (--cold-mib: N MiB; past the L3, weights come from
@@ -212,31 +211,43 @@ int main(int argc, char** argv) {
     for (auto& v : x) v = nd(rng);
     for (auto& v : w) v = nd(rng) * 0.05f;
     for (auto& v : b) v = nd(rng);
-    conv::Strategy st = conv::chooseStrategy(g);
+    // The plan's choice (conv::chooseConv, constant weights; --no-winograd:
+    // the channel-vector kernel or the GEMM in Winograd's place) and the
+    // GEMM strategy it displaces (the alternative --cvec times).
+    using conv::ConvAlgorithm;
+    conv::ConvQuery q;
+    q.g = g;
+    q.act = GemmActivation::kRelu;
+    q.residual = residual;
+    const ConvAlgorithm gemmAlgo = conv::chooseConv(q).algo;
+    q.constWeights = true;
+    ConvAlgorithm st = conv::chooseConv(q).algo;
+    bool isWino = st == ConvAlgorithm::kWinogradF2 || st == ConvAlgorithm::kWinogradF4;
+    if (!winograd && isWino) {
+      st = conv::choose::cvecPreferred(g) ? ConvAlgorithm::kChannelVec : gemmAlgo;
+      isWino = false;
+    }
     std::vector<PackedA> packed;
     std::vector<PackedB> wino, cv;
-    if (winograd && st == conv::Strategy::kIm2col && conv::winogradSuits(g)) {
-      st = conv::Strategy::kWinograd;
-      wino = conv::packWinogradWeights(g, w.data());
-    } else if (st == conv::Strategy::kIm2col && conv::pixvecPreferred(g)) {
-      st = conv::Strategy::kPixelVec;  // as a plan takes it
+    if (isWino) {
+      wino = conv::packWinogradWeights(g, w.data(), st == ConvAlgorithm::kWinogradF4 ? 4 : 2);
+    } else if (st == ConvAlgorithm::kPixelVec) {
       wino = conv::packPixvecWeights(g, w.data());
     } else {
       packed = conv::packConvWeights(g, w.data());
     }
-    // A plan takes the channel-vector kernel where cvecPreferred says so;
-    // then --cvec times the GEMM strategy it displaced as the alternative.
-    const bool planCvec = st != conv::Strategy::kWinograd && st != conv::Strategy::kPixelVec &&
-                          st != conv::Strategy::kDepthwise && conv::cvecPreferred(g);
+    const bool planCvec = st == ConvAlgorithm::kChannelVec;
+    if (planCvec) st = gemmAlgo;
     // --cvec: the channel-vector kernel next to the default strategy (or the
     // GEMM next to it), runs alternating, where it applies.
-    const bool useCvec = (cvec && conv::cvecSuits(g)) || planCvec;
+    const bool useCvec = (cvec && conv::choose::cvecSuits(g)) || planCvec;
     if (useCvec) cv = conv::packCvecWeights(g, w.data());
     // --blocked: the channel-vector kernel (Winograd where the plan takes
     // it) on the blocked layout (input and output NCHW16c) as the
     // alternative, where the shape allows it.
-    const bool wBlk = st == conv::Strategy::kWinograd;
-    const bool blk = blocked && (wBlk ? conv::winogradBlockedSuits(g, true, true) : conv::cvecBlockedSuits(g, true, true));
+    const bool wBlk = isWino;
+    const bool blk = blocked && (wBlk ? conv::choose::winogradBlockedSuits(g, true, true)
+                                      : conv::choose::cvecBlockedSuits(g, true, true));
     if (blk && !wBlk && cv.empty()) cv = conv::packCvecWeights(g, w.data());
     const bool timeAlt = blk || (useCvec && (cvec || !planCvec));
     Floats xb(blk ? x.size() : 0), yb(blk ? y.size() : 0), zb(blk && residual ? y.size() : 0, 0.5f);
@@ -277,9 +288,9 @@ int main(int argc, char** argv) {
           conv::convCvec(pool, g, cv, xb.data(), b.data(), zb.empty() ? nullptr : zb.data(), yb.data(), act, true, true);
         else if (cvecRun)
           conv::convCvec(pool, g, cv, x.data(), b.data(), zp, yc.data(), act);
-        else if (st == conv::Strategy::kWinograd)
+        else if (isWino)
           conv::convWinograd(pool, g, x.data(), wino, b.data(), zp, y.data(), act);
-        else if (st == conv::Strategy::kPixelVec)
+        else if (st == ConvAlgorithm::kPixelVec)
           conv::convPixvec(pool, g, wino, x.data(), b.data(), zp, y.data(), act);
         else
           conv::convFloat(pool, g, st, x.data(), w.data(), packed, b.data(), zp, y.data(), act);
@@ -313,10 +324,10 @@ int main(int argc, char** argv) {
     totalBest += ms.front() * sh.count;
     totalFlop += flop * sh.count;
     std::printf("| %s%s | %.3f | %.3f | %.1f | %lld | %.2f |%s\n", sh.name,
-                planCvec                           ? " (cvec)"
-                : st == conv::Strategy::kWinograd ? " (winograd)"
-                : st == conv::Strategy::kPixelVec ? " (pixvec)"
-                                                   : "",
+                planCvec                          ? " (cvec)"
+                : isWino                          ? " (winograd)"
+                : st == ConvAlgorithm::kPixelVec ? " (pixvec)"
+                                                  : "",
                 med, ms.front(), flop / med * 1e-6,
                 (long long)sh.count, med * sh.count, extra.c_str());
   }
@@ -356,14 +367,22 @@ int main(int argc, char** argv) {
       act.p0 = 0.f;
       act.p1 = 6.f;
     }
-    conv::Strategy sa = conv::chooseStrategy(ga);
+    conv::ConvQuery qa;
+    qa.g = ga;
+    qa.act = act.act;
+    const conv::ConvAlgorithm sa = conv::chooseConv(qa).algo;
     std::vector<PackedA> pa;
     std::vector<PackedB> pcv;
-    const bool aCvec = conv::cvecPreferred(ga);
+    const bool aCvec = conv::choose::cvecPreferred(ga);
     if (aCvec) pcv = conv::packCvecWeights(ga, w1.data());
     else pa = conv::packConvWeights(ga, w1.data());
     const std::vector<PackedA> none;
-    if (!conv::expandDepthwiseSuits(ga, gb, act)) continue;
+    const conv::ConvChoice fusedChoice = conv::chooseExpandDepthwise(ga, gb, act.act, act.act);
+    if (fusedChoice.algo != conv::ConvAlgorithm::kExpandDepthwise) continue;
+    conv::ConvQuery qb;
+    qb.g = gb;
+    qb.act = act.act;
+    const conv::ConvAlgorithm sb = conv::chooseConv(qb).algo;
     std::vector<double> ms, msF;
     for (int r = 0; r < reps + 3; ++r)
       for (int which = 0; which < 2; ++which) {
@@ -372,12 +391,11 @@ int main(int argc, char** argv) {
         const auto t0 = std::chrono::steady_clock::now();
         if (fused) {
           conv::convExpandDepthwise(pool, ga, gb, x.data(), w1.data(), b1.data(), act, w2.data(), b2.data(), act,
-                                    yf.data());
+                                    yf.data(), fusedChoice.second == conv::ConvAlgorithm::kDepthwise3x3Rows);
         } else {
           if (aCvec) conv::convCvec(pool, ga, pcv, x.data(), b1.data(), nullptr, e.data(), act);
           else conv::convFloat(pool, ga, sa, x.data(), w1.data(), pa, b1.data(), nullptr, e.data(), act);
-          conv::convFloat(pool, gb, conv::Strategy::kDepthwise, e.data(), w2.data(), none, b2.data(), nullptr,
-                          y.data(), act);
+          conv::convFloat(pool, gb, sb, e.data(), w2.data(), none, b2.data(), nullptr, y.data(), act);
         }
         const auto t1 = std::chrono::steady_clock::now();
         if (r >= 3) (fused ? msF : ms).push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());

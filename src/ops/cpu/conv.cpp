@@ -42,6 +42,7 @@
 #include "ops/cpu/conv_common.h"
 #include "ops/cpu/conv_fast.h"
 #include "ops/cpu/conv_maxpool.h"
+#include "ops/cpu/conv_select.h"
 #include "ops/cpu/dispatch.h"
 #include "ops/cpu/gemm/sgemm.h"
 
@@ -55,7 +56,7 @@ template <class T>
 using MatR = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Stride = Eigen::OuterStride<>;
 
-using conv::Strategy;
+using conv::ConvAlgorithm;
 
 [[noreturn]] void fail(const Node& node, ErrorCode code, const std::string& msg) {
   throw Error(code, node.describe() + ": " + msg);
@@ -114,8 +115,6 @@ ConvGeom convGeom(const Node& node, const WindowAttrs& a, int64_t group, const s
   return g;
 }
 
-using conv::chooseStrategy;
-
 template <class T>
 void depthwise(ThreadPool& pool, const ConvGeom& g, const T* x, const T* w, const T* b, T* y) {
   const int64_t rowsPerPlane = g.grid[0] * g.grid[1];
@@ -163,15 +162,16 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const T* x, const T* w, cons
   }, grain);
 }
 
+// pointwise: the reference 1x1 (kReferenceGemm1x1), else im2col tiles.
 template <class T>
-void gemmConv(ThreadPool& pool, const ConvGeom& g, Strategy st, const T* x, const T* w, const T* b, T* y) {
+void gemmConv(ThreadPool& pool, const ConvGeom& g, bool pointwise, const T* x, const T* w, const T* b, T* y) {
   const int64_t P = g.gridSize, CK = g.Cg * g.K;
   const int64_t want = pool.size() > 1 ? 4 * pool.size() : 1;
-  const int64_t maxTile = st == Strategy::kIm2col ? (int64_t{1} << 17) / CK : P;
+  const int64_t maxTile = !pointwise ? (int64_t{1} << 17) / CK : P;
   const int64_t L = conv::chooseTile(P, g.N * g.G, want, 64, maxTile);
   const int64_t tiles = (P + L - 1) / L;
   pool.parallelFor(g.N * g.G * tiles, [&](int64_t begin, int64_t end) {
-    std::unique_ptr<T[]> scratch(st == Strategy::kIm2col ? new T[CK * L] : nullptr);
+    std::unique_ptr<T[]> scratch(!pointwise ? new T[CK * L] : nullptr);
     for (int64_t t = begin; t < end; ++t) {
       const int64_t n = t / (g.G * tiles), grp = (t / tiles) % g.G, p0 = (t % tiles) * L;
       const int64_t len = std::min(L, P - p0);
@@ -179,7 +179,7 @@ void gemmConv(ThreadPool& pool, const ConvGeom& g, Strategy st, const T* x, cons
       T* yg = y + (n * g.M + grp * g.Mg) * P + p0;
       Eigen::Map<const MatR<T>> wm(w + grp * g.Mg * CK, g.Mg, CK);
       Eigen::Map<MatR<T>, 0, Stride> ym(yg, g.Mg, len, Stride(P));
-      if (st == Strategy::kPointwise) {
+      if (pointwise) {
         ym.noalias() = wm * Eigen::Map<const MatR<T>, 0, Stride>(xg + p0, g.Cg, len, Stride(P));
       } else {
         conv::im2col(g, g.Cg, xg, scratch.get(), p0, len);
@@ -191,31 +191,11 @@ void gemmConv(ThreadPool& pool, const ConvGeom& g, Strategy st, const T* x, cons
   });
 }
 
-// The strategy a plan with constant float weights of the planned shape runs
-// g on: Winograd, the stems' pixel-vector kernel or the channel-vector
-// kernel where they apply and measured faster (cvec: the channel-vector
-// kernel wherever it may replace the GEMMs, as the blocked layout needs),
-// else chooseStrategy's. Gelu has no in-tile form.
-Strategy plannedStrategy(const ConvGeom& g, GemmActivation act, bool cvec) {
-  const Strategy st = chooseStrategy(g);
-  const bool inTile = act != GemmActivation::kGelu;
-  if (st == Strategy::kIm2col && conv::winogradSuits(g)) return Strategy::kWinograd;
-  if (st == Strategy::kIm2col && conv::pixvecPreferred(g) && inTile) return Strategy::kPixelVec;
-  // Asked for the blocked layout (cvec): the kernel must still fill its
-  // vectors (3 outputs in 32 lanes made SRCNN's last conv 1.7x slower).
-  const bool fits = cvec ? conv::cvecSuits(g) || conv::cvecBlockedSuits(g, false, true) : conv::cvecPreferred(g);
-  if ((st == Strategy::kIm2col || st == Strategy::kPointwise) && fits && inTile)
-    return Strategy::kChannelVec;
-  return st;
-}
-
 // Which of X, Y (and FusedConv's residual Z, tied to Y) can be blocked
-// (ops/kernel.h): float32, 2-d, constant 4-d weights, one group, a static
-// input shape, and a conv that takes Winograd (as winogradBlockedSuits
-// says), or that would take the GEMM or channel-vector kernels in NCHW (as
-// cvecBlockedSuits says; such a conv runs on the channel-vector kernel).
-// The stems' pixel-vector kernel stays NCHW: the channel-vector kernel is
-// slower on their shapes.
+// (ops/kernel.h): float32, 2-d, constant 4-d weights, a static input shape,
+// and what conv::convBlockedLayouts says (the blocked depthwise kernel;
+// Winograd or the channel-vector kernel for one group; the stems'
+// pixel-vector kernel stays NCHW).
 BlockedSupport convBlocked(const KernelInit& init) {
   BlockedSupport s;
   const Node& node = init.node;
@@ -228,26 +208,27 @@ BlockedSupport convBlocked(const KernelInit& init) {
   const int64_t group = node.attrInt("group", 1);
   if (group < 1 || xi->shape[1].value != w->dim(1) * group || w->dim(0) % group != 0) return s;
   const ConvGeom g = convGeom(node, shape::parseWindowAttrs(node, 2, false), group, toStatic(xi->shape), w->shape());
+  const conv::ConvBlocked b = conv::convBlockedLayouts(g, act);
   if (group != 1) {
     // The depthwise kernel's blocked form: X and Y (and Z) blocked together.
-    if (chooseStrategy(g) == Strategy::kDepthwise && conv::depthwiseBlockedSuits(g, act)) {
+    if (b.in && b.out) {
       s.write = 1u;
       s.tied = 1u | (fused && init.hasInput(3) ? 1u << 3 : 0u);
     }
     return s;
   }
-  const Strategy st = plannedStrategy(g, act, true);
-  if (st == Strategy::kWinograd) {
-    if (conv::winogradBlockedSuits(g, true, false)) s.read |= 1u;
-    if (conv::winogradBlockedSuits(g, false, true)) s.write |= 1u;
-  } else if (st == Strategy::kChannelVec) {
-    if (conv::cvecBlockedSuits(g, true, false)) s.read |= 1u;
-    if (conv::cvecBlockedSuits(g, false, true)) s.write |= 1u;
-  } else {
-    return s;
-  }
+  if (!b.planned) return s;
+  if (b.in) s.read |= 1u;
+  if (b.out) s.write |= 1u;
   if (fused && init.hasInput(3)) s.tied |= 1u << 3;
   return s;
+}
+
+// The NCHW and blocked depthwise kernels (no GEMM-packed weights).
+bool isDepthwise(ConvAlgorithm a) {
+  return a == ConvAlgorithm::kDepthwiseSmallPlanes || a == ConvAlgorithm::kDepthwise3x3Rows ||
+         a == ConvAlgorithm::kDepthwisePlanes || a == ConvAlgorithm::kDepthwiseRows ||
+         a == ConvAlgorithm::kDepthwiseLoop || a == ConvAlgorithm::kDepthwiseBlocked;
 }
 
 class ConvKernel final : public Kernel {
@@ -274,45 +255,55 @@ class ConvKernel final : public Kernel {
         xShape_ = toStatic(xi->shape);
         wShape_ = ws;
         geom_ = convGeom(node_, *attrs_, group_, xShape_, wShape_);
-        strategy_ = chooseStrategy(*geom_);
       }
     }
     // Weights depend on W's shape and the group only, so a constant float W
     // is packed here even when the input shape is dynamic.
-    if (w_.defined() && w_.dtype() == DataType::kFloat && w_.rank() >= 3 && group_ > 0 &&
-        w_.dim(0) % group_ == 0) {
+    const bool constW = w_.defined() && w_.dtype() == DataType::kFloat && w_.rank() >= 3 && group_ > 0 &&
+                        w_.dim(0) % group_ == 0;
+    // The choice for the planned shapes; Winograd and the tile kernels need
+    // them (and constant weights, which they transform); another input shape
+    // is chosen for per call, among the GEMMs and depthwise kernels.
+    if (geom_) {
+      conv::ConvQuery q;
+      q.g = *geom_;
+      q.float32 = xi->dtype == DataType::kFloat;
+      q.act = act_.act;
+      q.residual = fused_ && init.hasInput(3);
+      q.constWeights = constW && w_.shape() == wShape_;
+      q.inBlocked = inBlocked_;
+      q.outBlocked = outBlocked_;
+      choice_ = conv::chooseConv(q);
+      plannedFloat_ = q.float32;
+    }
+    const ConvAlgorithm algo = geom_ ? choice_.algo : ConvAlgorithm::kNone;
+    if (constW) {
       ConvGeom wg;
       wg.G = group_;
       wg.Mg = w_.dim(0) / group_;
       wg.Cg = w_.dim(1);
       wg.K = w_.numel() / std::max<int64_t>(1, w_.dim(0) * w_.dim(1));
-      // Winograd and the tile kernels need the static geometry (they are
-      // chosen per shape) and replace the GEMM packing; another input shape
-      // falls back to im2col.
-      if (geom_ && w_.shape() == wShape_) strategy_ = plannedStrategy(*geom_, act_.act, inBlocked_ || outBlocked_);
-      if (strategy_ == Strategy::kWinograd) {
-        packedB_ = conv::packWinogradWeights(*geom_, w_.data<float>());
-      } else if (strategy_ == Strategy::kPixelVec) {
+      if (algo == ConvAlgorithm::kWinogradF2 || algo == ConvAlgorithm::kWinogradF4) {
+        packedB_ = conv::packWinogradWeights(*geom_, w_.data<float>(), algo == ConvAlgorithm::kWinogradF4 ? 4 : 2);
+      } else if (algo == ConvAlgorithm::kPixelVec) {
         packedB_ = conv::packPixvecWeights(*geom_, w_.data<float>());
-      } else if (strategy_ == Strategy::kChannelVec) {
+      } else if (algo == ConvAlgorithm::kChannelVec) {
         packedB_ = conv::packCvecWeights(*geom_, w_.data<float>());
         if (init.pool) conv::reserveCvecScratch(*init.pool, *geom_, inBlocked_);
-      } else if (!(geom_ && strategy_ == Strategy::kDepthwise)) {
+      } else if (!isDepthwise(algo)) {
         packed_ = conv::packConvWeights(wg, w_.data<float>());
       }
     }
     if (inBlocked_ || outBlocked_) {
-      if (geom_ && strategy_ == Strategy::kDepthwise && inBlocked_ && outBlocked_ && w_.defined() &&
-          w_.shape() == wShape_ && conv::depthwiseBlockedSuits(*geom_, act_.act))
-        dwBlocked_ = conv::packDepthwiseBlocked(*geom_, w_.data<float>());
-      else if (!(geom_ && strategy_ == Strategy::kChannelVec &&
-                 conv::cvecBlockedSuits(*geom_, inBlocked_, outBlocked_)) &&
-               !(geom_ && strategy_ == Strategy::kWinograd &&
-                 conv::winogradBlockedSuits(*geom_, inBlocked_, outBlocked_)))
+      if (algo == ConvAlgorithm::kDepthwiseBlocked) dwBlocked_ = conv::packDepthwiseBlocked(*geom_, w_.data<float>());
+      else if (algo == ConvAlgorithm::kNone)
         init.fail("planned in the blocked layout, but neither the channel-vector kernel, Winograd nor the blocked "
                   "depthwise kernel applies");
     }
   }
+
+  // chooseConv's for the planned shapes ("winograd-f4x4 avx512").
+  std::string algorithm() const override { return geom_ ? choice_.name() : std::string("chosen per call"); }
 
   void run(KernelContext& ctx) override {
     const Node& node_ = ctx.node();
@@ -320,10 +311,10 @@ class ConvKernel final : public Kernel {
     const Tensor& w = w_.defined() ? w_ : ctx.input(1);
     const Tensor* b = constOrInput(b_, ctx, 2);
     ConvGeom g;
-    Strategy st;
-    if (geom_ && x.shape() == xShape_ && w.shape() == wShape_) {
+    ConvAlgorithm algo;
+    if (geom_ && x.shape() == xShape_ && w.shape() == wShape_ && (x.dtype() == DataType::kFloat) == plannedFloat_) {
       g = *geom_;
-      st = strategy_;
+      algo = choice_.algo;
     } else if (inBlocked_ || outBlocked_) {
       ctx.fail("input 0 has shape " + shapeToString(x.shape()) + ", planned as " + shapeToString(xShape_));
     } else {
@@ -331,7 +322,12 @@ class ConvKernel final : public Kernel {
                                 ? *attrs_
                                 : shape::parseWindowAttrs(node_, x.rank() >= 2 ? x.rank() - 2 : 0, false);
       g = convGeom(node_, a, group_, x.shape(), w.shape());
-      st = chooseStrategy(g);
+      conv::ConvQuery q;
+      q.g = g;
+      q.float32 = x.dtype() == DataType::kFloat;
+      q.act = act_.act;
+      q.residual = fused_ && ctx.hasInput(3);
+      algo = conv::chooseConv(q).algo;
     }
     if (w.dtype() != x.dtype() || (b && b->dtype() != x.dtype()))
       ctx.fail("inputs must share one data type, got " + std::string(dataTypeName(x.dtype())) + ", " +
@@ -345,28 +341,28 @@ class ConvKernel final : public Kernel {
                ", expected the output's " + shapeToString(y.shape()));
     if (y.numel() == 0) return;
     if (x.dtype() == DataType::kFloat) {
-      if (st == Strategy::kWinograd) {
+      if (algo == ConvAlgorithm::kWinogradF2 || algo == ConvAlgorithm::kWinogradF4) {
         conv::convWinograd(ctx.pool(), g, x.data<float>(), packedB_, b ? b->data<float>() : nullptr,
                            z ? z->data<float>() : nullptr, y.data<float>(), act_, inBlocked_, outBlocked_);
         return;
       }
-      if (st == Strategy::kPixelVec) {
+      if (algo == ConvAlgorithm::kPixelVec) {
         conv::convPixvec(ctx.pool(), g, packedB_, x.data<float>(), b ? b->data<float>() : nullptr,
                          z ? z->data<float>() : nullptr, y.data<float>(), act_);
         return;
       }
-      if (st == Strategy::kChannelVec) {
+      if (algo == ConvAlgorithm::kChannelVec) {
         conv::convCvec(ctx.pool(), g, packedB_, x.data<float>(), b ? b->data<float>() : nullptr,
                        z ? z->data<float>() : nullptr, y.data<float>(), act_, inBlocked_, outBlocked_);
         return;
       }
-      if (st == Strategy::kDepthwise && dwBlocked_) {
+      if (algo == ConvAlgorithm::kDepthwiseBlocked) {
         conv::depthwiseBlocked(ctx.pool(), g, x.data<float>(), dwBlocked_.get(), b ? b->data<float>() : nullptr,
                                z ? z->data<float>() : nullptr, y.data<float>(), act_);
         return;
       }
-      const bool usePacked = w_.defined() && st != Strategy::kDepthwise;
-      conv::convFloat(ctx.pool(), g, st, x.data<float>(), w.data<float>(), usePacked ? packed_ : noPacked_,
+      const bool usePacked = w_.defined() && !isDepthwise(algo);
+      conv::convFloat(ctx.pool(), g, algo, x.data<float>(), w.data<float>(), usePacked ? packed_ : noPacked_,
                       b ? b->data<float>() : nullptr, z ? z->data<float>() : nullptr, y.data<float>(), act_);
       return;
     }
@@ -374,8 +370,8 @@ class ConvKernel final : public Kernel {
     dispatchType<float, double>(x.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* bp = b ? b->data<T>() : nullptr;
-      if (st == Strategy::kDepthwise) depthwise<T>(ctx.pool(), g, x.data<T>(), w.data<T>(), bp, y.data<T>());
-      else gemmConv<T>(ctx.pool(), g, st, x.data<T>(), w.data<T>(), bp, y.data<T>());
+      if (algo == ConvAlgorithm::kReferenceDepthwise) depthwise<T>(ctx.pool(), g, x.data<T>(), w.data<T>(), bp, y.data<T>());
+      else gemmConv<T>(ctx.pool(), g, algo == ConvAlgorithm::kReferenceGemm1x1, x.data<T>(), w.data<T>(), bp, y.data<T>());
     }, node_);
   }
 
@@ -385,13 +381,14 @@ class ConvKernel final : public Kernel {
   std::optional<WindowAttrs> attrs_;
   std::vector<int64_t> xShape_, wShape_;
   std::optional<ConvGeom> geom_;
-  Strategy strategy_ = Strategy::kIm2col;
+  conv::ConvChoice choice_;    // for geom_
+  bool plannedFloat_ = true;   // choice_ made for float32 X
   bool fused_ = false;
   bool inBlocked_ = false, outBlocked_ = false;  // X / Y (and Z) in NCHW16c: the plan's static shapes, cvec
   conv::Activation act_;
   std::vector<PackedA> packed_, noPacked_;
-  // strategy_ == kWinograd: U = G w G^T per tile position; kChannelVec: the
-  // weights in 32-channel panels (packCvecWeights).
+  // Winograd: U = G w G^T per tile position; channel-vector: the weights in
+  // 32-channel panels (packCvecWeights); pixel-vector: packPixvecWeights.
   std::vector<PackedB> packedB_;
   std::shared_ptr<float[]> dwBlocked_;  // depthwise on the blocked layout: packDepthwiseBlocked
 };
@@ -413,7 +410,20 @@ class FusedConvDepthwiseKernel final : public Kernel {
         if (const Tensor* t = init.constInput(i)) consts_[i] = *t;
     attrs_ = shape::parseWindowAttrs(node, 2, false);
     if (init.pool) conv::reserveExpandDepthwiseScratch(*init.pool);
+    // The choice for the planned shapes (for algorithm(); run() checks the
+    // shapes and makes it again for others).
+    const ValueInfo* xi = init.inputs.empty() ? nullptr : init.inputs[0];
+    if (xi && xi->hasShape && isStatic(xi->shape) && xi->shape.size() == 4 && consts_[1].defined() &&
+        consts_[1].rank() == 4 && consts_[3].defined()) {
+      try {
+        plan(node, toStatic(xi->shape), consts_[1].dim(0), consts_[3].shape());
+      } catch (const Error&) {
+        xShape_.clear();  // run() reports it
+      }
+    }
   }
+
+  std::string algorithm() const override { return xShape_.empty() ? std::string("chosen per call") : choice_.name(); }
 
   void run(KernelContext& ctx) override {
     const Node& node = ctx.node();
@@ -437,30 +447,17 @@ class FusedConvDepthwiseKernel final : public Kernel {
       if (const Tensor* bias = in(i); bias && bias->numel() != E)
         fail(node, ErrorCode::kShapeMismatch, inputDesc(node, i) + " has shape " + shapeToString(bias->shape()) +
                                                   ", expected [" + std::to_string(E) + "]");
-    // The expand's geometry; the depthwise's from the node's window attributes
-    // (convGeom checks W_dw against them and the group). Kept while the
-    // shapes stay (the next run with them allocates nothing).
-    if (x.shape() != xShape_ || w2->shape() != w2Shape_) {
-      ConvGeom ga;
-      ga.N = N;
-      ga.C = ga.Cg = C;
-      ga.M = ga.Mg = E;
-      ga.img = ga.grid = {1, H, W};
-      ga.imgSize = ga.gridSize = H * W;
-      gb_ = convGeom(node, attrs_, E, {N, E, H, W}, w2->shape());
-      ga_ = ga;
-      xShape_ = x.shape();
-      w2Shape_ = w2->shape();
-    }
+    if (x.shape() != xShape_ || w2->shape() != w2Shape_ || E != ga_.M) plan(node, x.shape(), E, w2->shape());
     const ConvGeom& ga = ga_;
     const ConvGeom& gb = gb_;
     Tensor& y = ctx.output(0);
     if (y.numel() == 0) return;
     const float* b1p = b1 ? b1->data<float>() : nullptr;
     const float* b2p = b2 ? b2->data<float>() : nullptr;
-    if (conv::expandDepthwiseSuits(ga, gb, act1_)) {
+    if (choice_.algo == ConvAlgorithm::kExpandDepthwise) {
       conv::convExpandDepthwise(ctx.pool(), ga, gb, x.data<float>(), w1->data<float>(), b1p, act1_,
-                                w2->data<float>(), b2p, act2_, y.data<float>());
+                                w2->data<float>(), b2p, act2_, y.data<float>(),
+                                choice_.second == ConvAlgorithm::kDepthwise3x3Rows);
       return;
     }
     // The two Convs in turn. A constant W is packed for the GEMM the first
@@ -468,13 +465,32 @@ class FusedConvDepthwiseKernel final : public Kernel {
     const size_t need = size_t(N * E * H * W);
     if (expanded_.size() < need) expanded_.resize(need);
     if (w1 == &consts_[1] && packed1_.empty()) packed1_ = conv::packConvWeights(ga, w1->data<float>());
-    conv::convFloat(ctx.pool(), ga, conv::chooseStrategy(ga), x.data<float>(), w1->data<float>(),
+    conv::convFloat(ctx.pool(), ga, choice_.algo, x.data<float>(), w1->data<float>(),
                     w1 == &consts_[1] ? packed1_ : noPacked_, b1p, nullptr, expanded_.data(), act1_);
-    conv::convFloat(ctx.pool(), gb, conv::chooseStrategy(gb), expanded_.data(), w2->data<float>(), noPacked_, b2p,
-                    nullptr, y.data<float>(), act2_);
+    conv::convFloat(ctx.pool(), gb, choice_.second, expanded_.data(), w2->data<float>(), noPacked_, b2p, nullptr,
+                    y.data<float>(), act2_);
   }
 
  private:
+  // The expand's geometry (x [N, C, H, W] to E channels); the depthwise's
+  // from the node's window attributes (convGeom checks W_dw against them
+  // and the group); the choice. Kept while the shapes stay (the next run
+  // with them allocates nothing).
+  void plan(const Node& node, const std::vector<int64_t>& xs, int64_t E, const std::vector<int64_t>& w2s) {
+    const int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3];
+    ConvGeom ga;
+    ga.N = N;
+    ga.C = ga.Cg = C;
+    ga.M = ga.Mg = E;
+    ga.img = ga.grid = {1, H, W};
+    ga.imgSize = ga.gridSize = H * W;
+    gb_ = convGeom(node, attrs_, E, {N, E, H, W}, w2s);
+    ga_ = ga;
+    choice_ = conv::chooseExpandDepthwise(ga_, gb_, act1_.act, act2_.act);
+    xShape_ = xs;
+    w2Shape_ = w2s;
+  }
+
   conv::Activation act1_, act2_;
   Tensor consts_[5];
   WindowAttrs attrs_;
@@ -482,6 +498,7 @@ class FusedConvDepthwiseKernel final : public Kernel {
   std::vector<PackedA> packed1_, noPacked_;
   std::vector<int64_t> xShape_, w2Shape_;
   ConvGeom ga_, gb_;
+  conv::ConvChoice choice_;  // chooseExpandDepthwise's for ga_, gb_
 };
 
 // ai.oinfer FusedConvMaxPool (the fuse_conv_maxpool pass): an image stem
@@ -502,7 +519,21 @@ class FusedConvMaxPoolKernel final : public Kernel {
       if (init.hasInput(i))
         if (const Tensor* t = init.constInput(i)) consts_[i] = *t;
     if (init.pool) conv::reserveConvMaxPoolScratch(*init.pool);
+    // The choice for the planned shapes, for algorithm() (run() makes it
+    // again with the geometries it keeps).
+    const ValueInfo* xi = init.inputs.empty() ? nullptr : init.inputs[0];
+    if (xi && xi->hasShape && isStatic(xi->shape) && xi->shape.size() == 4 && consts_[1].defined()) {
+      try {
+        const ConvGeom cg = convGeom(node, attrs_, group_, toStatic(xi->shape), consts_[1].shape());
+        const pool::PoolGeom pg = pool::poolGeom(node, poolAttrs_, {cg.N, cg.M, cg.grid[1], cg.grid[2]});
+        planned_ = conv::chooseConvMaxPool(cg, pg, act_.act, true).name();
+      } catch (const Error&) {
+        planned_.clear();  // run() reports it
+      }
+    }
   }
+
+  std::string algorithm() const override { return planned_.empty() ? std::string("chosen per call") : planned_; }
 
   void run(KernelContext& ctx) override {
     const Node& node = ctx.node();
@@ -521,7 +552,8 @@ class FusedConvMaxPoolKernel final : public Kernel {
     if (x.shape() != xShape_ || w->shape() != wShape_) {
       cg_ = convGeom(node, attrs_, group_, x.shape(), w->shape());
       pg_ = pool::poolGeom(node, poolAttrs_, {cg_.N, cg_.M, cg_.grid[1], cg_.grid[2]});
-      fused_ = w == &consts_[1] && conv::convMaxPoolSuits(cg_, pg_, act_);
+      choice_ = conv::chooseConvMaxPool(cg_, pg_, act_.act, w == &consts_[1]);
+      fused_ = choice_.algo == ConvAlgorithm::kConvMaxPool;
       packed_.clear();
       if (fused_) {
         bands_ = conv::convMaxPoolBands(cg_, pg_);
@@ -542,8 +574,8 @@ class FusedConvMaxPoolKernel final : public Kernel {
     // Apart: the Conv into the kept buffer, then the MaxPool.
     const size_t need = size_t(cg_.N * cg_.M * cg_.gridSize);
     if (convOut_.size() < need) convOut_.resize(need);
-    conv::convFloat(ctx.pool(), cg_, conv::chooseStrategy(cg_), x.data<float>(), w->data<float>(), noPacked_, bp,
-                    nullptr, convOut_.data(), act_);
+    conv::convFloat(ctx.pool(), cg_, choice_.algo, x.data<float>(), w->data<float>(), noPacked_, bp, nullptr,
+                    convOut_.data(), act_);
     pool::maxPoolFloat(ctx.pool(), pg_, convOut_.data(), y.data<float>());
   }
 
@@ -555,6 +587,8 @@ class FusedConvMaxPoolKernel final : public Kernel {
   std::vector<int64_t> xShape_, wShape_;
   ConvGeom cg_;
   pool::PoolGeom pg_;
+  conv::ConvChoice choice_;  // chooseConvMaxPool's for cg_, pg_
+  std::string planned_;      // its name for the planned shapes
   bool fused_ = false;
   conv::ConvMaxPoolBands bands_;
   std::vector<PackedB> packed_;

@@ -92,6 +92,15 @@ __attribute__((target("avx512f"))) void expandRows512(const float* x, int64_t ld
 
 }  // namespace
 
+bool expandDepthwiseFits(const ConvGeom& ga, const ConvGeom& gb) {
+  if (ga.k[0] != 1 || ga.K != 1 || ga.G != 1 || gb.k[0] != 1 || gb.grid[0] != 1 || gb.img[0] != 1) return false;
+  if (gb.G != gb.C || gb.M != gb.C || gb.C != ga.M) return false;
+  if (gb.s[1] != gb.s[2] || (gb.s[2] != 1 && gb.s[2] != 2) || gb.dil[1] != 1 || gb.dil[2] != 1) return false;
+  // One band of a single output row must fit the buffer, and the plane
+  // kernel must take the rows.
+  return gb.k[1] * gb.img[2] * kGroup <= kBufFloats && depthwisePlanesFit(gb);
+}
+
 bool expandDepthwiseSuits(const ConvGeom& ga, const ConvGeom& gb, const Activation& expandAct) {
   if (!gemm::avx512Kernels()) return false;
   if (expandAct.act == GemmActivation::kGelu) return false;  // no in-register form
@@ -110,7 +119,7 @@ void reserveExpandDepthwiseScratch(ThreadPool& pool) {
 
 void convExpandDepthwise(ThreadPool& pool, const ConvGeom& ga, const ConvGeom& gb, const float* x, const float* w1,
                          const float* b1, const Activation& act1, const float* w2, const float* b2,
-                         const Activation& act2, float* y) {
+                         const Activation& act2, float* y, bool rows3x3) {
 #if defined(__x86_64__) || defined(__i386__)
   const int64_t H = gb.img[1], W = gb.img[2], OH = gb.grid[1], OW = gb.grid[2];
   const int64_t KH = gb.k[1], KW = gb.k[2], s = gb.s[1], padT = gb.padBegin[1];
@@ -151,12 +160,14 @@ void convExpandDepthwise(ThreadPool& pool, const ConvGeom& ga, const ConvGeom& g
       gd.imgSize = P;
       gd.gridSize = (oh1 - oh0) * OW;
       gd.noPadding = false;
-      depthwisePlanes512(gd, buf, w2 + c0 * KH * KW, b2 ? b2 + c0 : nullptr, nullptr,
-                         y + (n * Ce + c0) * OH * OW + oh0 * OW, OH * OW, 0, cn, cs2.clamp, cs2.lo, cs2.hi, post2);
+      (rows3x3 ? depthwise3x3Rows512 : depthwisePlanes512)(gd, buf, w2 + c0 * KH * KW, b2 ? b2 + c0 : nullptr,
+                                                           nullptr, y + (n * Ce + c0) * OH * OW + oh0 * OW, OH * OW,
+                                                           0, cn, cs2.clamp, cs2.lo, cs2.hi, post2);
     }
   }, 1);
 #else
-  (void)pool, (void)ga, (void)gb, (void)x, (void)w1, (void)b1, (void)act1, (void)w2, (void)b2, (void)act2, (void)y;
+  (void)pool, (void)ga, (void)gb, (void)x, (void)w1, (void)b1, (void)act1, (void)w2, (void)b2, (void)act2, (void)y,
+      (void)rows3x3;
 #endif
 }
 

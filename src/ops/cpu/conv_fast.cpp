@@ -1,36 +1,27 @@
-// Float32 Conv on the packed GEMM. Strategy per shape (chosen once per plan
-// when the input shape is static):
-//  - pointwise (1x1, stride 1, no padding): the NCHW input of a group is the
-//    Cg x P right operand as it is, packed block by block by the GEMM; with
-//    few output channels (<= 64 per group) not packed at all: the
-//    micro-kernel reads it in place (convPointwiseDirect).
+// Float32 Conv on the packed GEMM: the GEMM strategies and the NCHW
+// depthwise kernels that convFloat runs (which one: conv_select.cpp).
+//  - 1x1 stride 1 unpadded: the NCHW input of a group is the Cg x P right
+//    operand as it is, packed block by block by the GEMM; with few output
+//    channels per group not packed at all: the micro-kernel reads it in
+//    place (convPointwiseDirect).
 //  - im2col: the Cg*K x P column matrix is gathered straight into the GEMM's
 //    packed panel layout, a chunk of columns at a time (about 2 MiB, so it
 //    stays in cache), by all threads at once; then one GEMM over the chunk
-//    with both operands packed. (Letting the GEMM pack B itself made every
-//    thread that splits M gather the same columns again: the gather cost
-//    ~40% of a 3x3 layer.)
-//  - depthwise (Cg == 1, conv_depthwise.cpp): small planes (rows <= 16)
-//    16 channels at a time through register transposes; larger ones whole
-//    planes on a zero-padded polyphase copy, every tap one contiguous load
-//    per 16 outputs; planes too wide for its buffer run a row kernel
-//    (bounds per tap precomputed), the epilogue on the rows in cache.
+//    with both operands packed (a GEMM packing B itself would gather the
+//    same columns once per thread that splits M).
 //  - shifted (2-d, the same stride both ways, not 1x1; conv_shifted.cpp):
 //    the GEMM reads B straight from zero-padded polyphase copies of the
 //    input, each B row being one shifted by a kernel tap: no im2col at all.
-//    Against im2col (2 threads, one run): SRCNN's 9x9 3->64 stem 11.4 vs
-//    12.2-16.3 ms, its 5x5 32->3 tail 3.1 vs 9.1 ms, SqueezeNet's expand3x3
-//    @55 0.32 vs 0.40, ResNet's 7x7 stride-2 stem 1.6 vs 1.9-2.6; ResNet's
-//    3x3 layers (stride 1 or 2) about even. 1x1 stride-2 convs stay on
-//    im2col, faster there (ResNet's downsamples 1.05-1.36 vs 1.21-1.76 ms).
-//  - Winograd F(2x2, 3x3) (conv_winograd.cpp) for 3x3 stride-1 layers with
-//    enough channels and tiles, and the channel-vector kernel
-//    (conv_cvec.cpp: output channels in the lanes; strided convs, narrow
-//    rows, long-K 1x1s on small planes), both chosen by the Conv kernel at
-//    plan time for constant weights.
+//  - depthwise (Cg == 1, conv_depthwise*.cpp): small planes 16 channels at
+//    a time through register transposes; 3x3 stride 1 straight from the
+//    input rows; larger ones whole planes on a zero-padded polyphase copy,
+//    every tap one contiguous load per 16 outputs; planes too wide for its
+//    buffer a row kernel (bounds per tap precomputed), the epilogue on the
+//    rows in cache; without AVX-512 a portable loop.
+// Winograd (conv_winograd.cpp), the channel-vector (conv_cvec.cpp) and
+// pixel-vector (conv_pixvec.cpp) kernels run from the Conv kernel directly.
 // Bias, the residual input and the activation go through the GEMM epilogue.
-// Limits: no NHWC layout; the direct depthwise kernels need AVX-512
-// (elsewhere the portable depthwise loop and the GEMM run).
+// Limits: no NHWC layout.
 #include "ops/cpu/conv_fast.h"
 
 #include <algorithm>
@@ -139,8 +130,8 @@ void finishRows(const GemmEpilogue& ep, const float* z, float* y, int64_t r0, in
   if (ep.act != GemmActivation::kNone) applyGemmEpilogue(ep, yp, len, 1, len);
 }
 
-void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float* w, const float* b, const float* z,
-               float* y, const Activation& act) {
+void depthwise(ThreadPool& pool, const ConvGeom& g, ConvAlgorithm algo, const float* x, const float* w,
+               const float* b, const float* z, float* y, const Activation& act) {
   const int64_t rowsPerPlane = g.grid[0] * g.grid[1];
   const int64_t W = g.img[2], OW = g.grid[2], s2 = g.s[2];
   std::array<std::pair<int64_t, int64_t>, 16> colsSmall;
@@ -161,9 +152,10 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
   ep.act = act.act;
   ep.p0 = act.p0;
   ep.p1 = act.p1;
-  const bool avx512 = gemm::avx512Kernels();
   // Small planes, 16 channels at a time (no residual; any activation but Gelu).
-  if (avx512 && !z && act.act != GemmActivation::kGelu && depthwiseBlocksFit(g)) {
+  if (algo == ConvAlgorithm::kDepthwiseSmallPlanes) {
+    if (z || act.act == GemmActivation::kGelu)
+      throw Error(ErrorCode::kInternal, "depthwise: the small-plane kernel takes no residual and no Gelu");
     const ClampSplit cs = splitClamp(act);
     const int64_t blocks = g.N * g.M / 16;
     pool.parallelFor(blocks, [&](int64_t b0, int64_t b1) {
@@ -171,21 +163,25 @@ void depthwise(ThreadPool& pool, const ConvGeom& g, const float* x, const float*
     });
     return;
   }
-  // Whole planes (2-d, same stride 1 or 2 both ways, any dilation) when a
-  // band of rows fits the kernel's stack buffer; else rows.
-  if (avx512 && depthwisePlanesFit(g)) {
+  // Whole planes (2-d, same stride 1 or 2 both ways, any dilation; 3x3
+  // stride 1 straight from the input rows) when a band of rows fits the
+  // kernel's stack buffer; else rows.
+  if (algo == ConvAlgorithm::kDepthwisePlanes || algo == ConvAlgorithm::kDepthwise3x3Rows) {
     const ClampSplit cs = splitClamp(act);
     const bool clamp = !z && cs.clamp;  // with a residual the clamp comes after it, in `post`
     GemmEpilogue post = ep;
     if (clamp) post.act = GemmActivation::kNone;
+    const auto planes = algo == ConvAlgorithm::kDepthwise3x3Rows ? &depthwise3x3Rows512 : &depthwisePlanes512;
     pool.parallelFor(g.N * g.M, [&](int64_t p0, int64_t p1) {
-      depthwisePlanes512(g, x, w, b, z, y, g.gridSize, p0, p1, clamp, cs.lo, cs.hi, post);
+      planes(g, x, w, b, z, y, g.gridSize, p0, p1, clamp, cs.lo, cs.hi, post);
     }, std::max<int64_t>(1, 8192 / std::max<int64_t>(1, g.gridSize * g.K)));
     return;
   }
-  // The register-accumulating AVX-512 row kernel: 2-d, no dilation, stride 1 or 2.
-  const bool fast = avx512 && g.k[0] == 1 && g.grid[0] == 1 && g.k[1] <= 16 &&
-                    g.dil[1] == 1 && g.dil[2] == 1 && (s2 == 1 || s2 == 2);
+  // The register-accumulating AVX-512 row kernel (2-d, no dilation, stride
+  // 1 or 2), else the portable loop.
+  if (algo != ConvAlgorithm::kDepthwiseRows && algo != ConvAlgorithm::kDepthwiseLoop)
+    throw Error(ErrorCode::kInternal, std::string("depthwise: not a depthwise algorithm: ") + algorithmName(algo));
+  const bool fast = algo == ConvAlgorithm::kDepthwiseRows;
   const int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(1, OW * g.K));
   pool.parallelFor(g.N * g.M * rowsPerPlane, [&](int64_t begin, int64_t end) {
     int64_t pend = begin;
@@ -252,6 +248,16 @@ ClampSplit splitClamp(const Activation& act) {
   return s;
 }
 
+namespace {
+
+bool isDepthwiseNchw(ConvAlgorithm a) {
+  return a == ConvAlgorithm::kDepthwiseSmallPlanes || a == ConvAlgorithm::kDepthwise3x3Rows ||
+         a == ConvAlgorithm::kDepthwisePlanes || a == ConvAlgorithm::kDepthwiseRows ||
+         a == ConvAlgorithm::kDepthwiseLoop;
+}
+
+}  // namespace
+
 Strategy chooseStrategy(const ConvGeom& g) {
   bool unit = g.K == 1 && g.noPadding;
   for (size_t s = 0; s < kMaxSpatial; ++s) unit = unit && g.s[s] == 1;
@@ -268,13 +274,17 @@ std::vector<PackedA> packConvWeights(const ConvGeom& g, const float* w) {
   return out;
 }
 
-void convFloat(ThreadPool& pool, const ConvGeom& g, Strategy st, const float* x, const float* w,
+void convFloat(ThreadPool& pool, const ConvGeom& g, ConvAlgorithm algo, const float* x, const float* w,
                const std::vector<PackedA>& packed, const float* b, const float* z, float* y, const Activation& act) {
-  if (st == Strategy::kDepthwise) {
-    depthwise(pool, g, x, w, b, z, y, act);
+  if (isDepthwiseNchw(algo)) {
+    depthwise(pool, g, algo, x, w, b, z, y, act);
     return;
   }
-  if (st == Strategy::kIm2col && shiftedSuits(g)) {
+  if (algo != ConvAlgorithm::kShiftedGemm && algo != ConvAlgorithm::kGemm1x1InPlace &&
+      algo != ConvAlgorithm::kGemm1x1 && algo != ConvAlgorithm::kIm2colGemm)
+    throw Error(ErrorCode::kInternal, std::string("convFloat: not a GEMM or depthwise algorithm: ") +
+                                          algorithmName(algo));
+  if (algo == ConvAlgorithm::kShiftedGemm) {
     if (packed.size() == size_t(g.G)) {
       convShifted(pool, g, packed, x, b, z, y, act);
     } else {
@@ -289,7 +299,7 @@ void convFloat(ThreadPool& pool, const ConvGeom& g, Strategy st, const float* x,
     local = packConvWeights(g, w);
     pw = &local;
   }
-  if (st == Strategy::kPointwise && pointwiseDirectSuits(g)) {
+  if (algo == ConvAlgorithm::kGemm1x1InPlace) {
     convPointwiseDirect(pool, g, *pw, x, b, z, y, act);
     return;
   }
@@ -310,7 +320,7 @@ void convFloat(ThreadPool& pool, const ConvGeom& g, Strategy st, const float* x,
       ep.act = act.act;
       ep.p0 = act.p0;
       ep.p1 = act.p1;
-      if (st == Strategy::kPointwise) {
+      if (algo == ConvAlgorithm::kGemm1x1) {
         // B is x itself (Cg x P); the GEMM packs it block by block.
         sgemmPackedA((*pw)[grp], false, P, xg, P, 1.f, 0.f, y + yoff, P, ep, &pool);
         continue;

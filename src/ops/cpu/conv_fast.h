@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ops/cpu/conv_common.h"
+#include "ops/cpu/conv_select.h"
 #include "ops/cpu/gemm/sgemm.h"
 
 namespace oinfer::conv {
@@ -34,9 +35,10 @@ ClampSplit splitClamp(const Activation& act);
 // One PackedA per group: W[g] as the Mg x Cg*K left operand.
 std::vector<PackedA> packConvWeights(const ConvGeom& g, const float* w);
 
-// y = act(conv(x, w) + b + z). `packed` may be empty (packs per call); b and
-// z may be null; z has y's shape.
-void convFloat(ThreadPool& pool, const ConvGeom& g, Strategy st, const float* x, const float* w,
+// y = act(conv(x, w) + b + z) by algorithm `algo` (chooseConv's: a GEMM
+// strategy or an NCHW depthwise kernel). `packed` may be empty (packs per
+// call); b and z may be null; z has y's shape.
+void convFloat(ThreadPool& pool, const ConvGeom& g, ConvAlgorithm algo, const float* x, const float* w,
                const std::vector<PackedA>& packed, const float* b, const float* z, float* y, const Activation& act);
 
 // Winograd F(2x2, 3x3) or F(4x4, 3x3) (conv_winograd.cpp): for 2-d 3x3
@@ -49,7 +51,8 @@ void convFloat(ThreadPool& pool, const ConvGeom& g, Strategy st, const float* x,
 bool winogradSuits(const ConvGeom& g);
 int winogradOutputTile(const ConvGeom& g);
 bool winogradBlockedSuits(const ConvGeom& g, bool in, bool out);
-std::vector<PackedB> packWinogradWeights(const ConvGeom& g, const float* w);
+// tile: 2 or 4, the F(m x m, 3x3) the weights are transformed for (chooseConv's).
+std::vector<PackedB> packWinogradWeights(const ConvGeom& g, const float* w, int tile);
 void convWinograd(ThreadPool& pool, const ConvGeom& g, const float* x, const std::vector<PackedB>& U, const float* b,
                   const float* z, float* y, const Activation& act, bool inBlocked = false, bool outBlocked = false);
 
@@ -144,7 +147,23 @@ void padRow512(const float* row, int64_t W, int64_t padL, int64_t len, float* ds
 void padRowPhases512(const float* row, int64_t W, int64_t padL, int64_t n, float* even, float* odd);
 void depthwisePlanes512(const ConvGeom& g, const float* x, const float* w, const float* b, const float* z, float* y,
                         int64_t ldy, int64_t p0, int64_t p1, bool clamp, float lo, float hi, const GemmEpilogue& post);
+// The same for 3x3 stride 1 without dilation, straight from the input rows
+// (no padded copy) where depthwise3x3RowsFit.
+void depthwise3x3Rows512(const ConvGeom& g, const float* x, const float* w, const float* b, const float* z, float* y,
+                         int64_t ldy, int64_t p0, int64_t p1, bool clamp, float lo, float hi, const GemmEpilogue& post);
 bool depthwiseBlocksFit(const ConvGeom& g);
+// What the kernels can hold (conv_select.cpp chooses among them): the 3x3
+// stride-1 row kernel (output rows of up to 1024); the pixel-vector kernel
+// (2-d, one group, stride 1 or 2 both ways, no dilation, <= 4 input
+// channels, <= kPixvecMaxSteps steps, rows its phase copy holds); Winograd's
+// AVX-512 path (planes its int32 offsets reach); the blocked depthwise kernel
+// (16 | M, a band of one row in its buffer); the fused expand + depthwise
+// kernel (shapes it takes, a band of one row in its buffer).
+bool depthwise3x3RowsFit(const ConvGeom& g);
+bool pixvecFits(const ConvGeom& g);
+bool winogradOffsetsFit(const ConvGeom& g);
+bool depthwiseBlockedFits(const ConvGeom& g);
+bool expandDepthwiseFits(const ConvGeom& ga, const ConvGeom& gb);
 void depthwiseBlocks512(const ConvGeom& g, const float* x, const float* w, const float* b, float* y, int64_t blk0,
                         int64_t blk1, bool clamp, float lo, float hi, GemmActivation act, float p0, float p1);
 
@@ -164,9 +183,11 @@ void depthwiseBlocked(ThreadPool& pool, const ConvGeom& g, const float* x, const
 // dilation, an expand activation other than Gelu.
 bool expandDepthwiseSuits(const ConvGeom& ga, const ConvGeom& gb, const Activation& expandAct);
 void reserveExpandDepthwiseScratch(ThreadPool& pool);  // the same for convExpandDepthwise
+// rows3x3: the bands run on depthwise3x3Rows512, else depthwisePlanes512
+// (chooseExpandDepthwise's `second`).
 void convExpandDepthwise(ThreadPool& pool, const ConvGeom& ga, const ConvGeom& gb, const float* x, const float* w1,
                          const float* b1, const Activation& act1, const float* w2, const float* b2,
-                         const Activation& act2, float* y);
+                         const Activation& act2, float* y, bool rows3x3);
 
 // Parses a FusedConv's activation / activation_params attributes (with a
 // prefix: <prefix>activation, <prefix>activation_params).

@@ -34,6 +34,12 @@ int64_t bandRows(const ConvGeom& cg, const pool::PoolGeom& pg) {
 
 }  // namespace
 
+bool convMaxPoolFits(const ConvGeom& cg, const pool::PoolGeom& pg) {
+  if (!pool::maxPoolS2PlanesFit(pg)) return false;
+  if (pg.img[1] != cg.grid[1] || pg.img[2] != cg.grid[2] || pg.planes != cg.N * cg.M) return false;
+  return bandRows(cg, pg) >= 1;
+}
+
 bool convMaxPoolSuits(const ConvGeom& cg, const pool::PoolGeom& pg, const Activation& act) {
   if (act.act == GemmActivation::kGelu || !pixvecPreferred(cg) || !pool::maxPoolS2PlanesFit(pg)) return false;
   if (pg.img[1] != cg.grid[1] || pg.img[2] != cg.grid[2] || pg.planes != cg.N * cg.M) return false;

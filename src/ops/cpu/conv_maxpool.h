@@ -13,6 +13,10 @@ namespace oinfer::conv {
 // (pixvecPreferred), the AVX-512 stride-2 pool (maxPoolS2PlanesFit), an
 // activation it applies in tiles (not Gelu), and a band of at least one
 // pool row fitting the per-thread buffer.
+// What the fused kernel can hold (conv_select.cpp chooses it): the stride-2
+// pool kernel's windows (maxPoolS2PlanesFit), shapes that agree, and a band
+// of at least one pool row fitting the per-thread buffer.
+bool convMaxPoolFits(const ConvGeom& cg, const pool::PoolGeom& pg);
 bool convMaxPoolSuits(const ConvGeom& cg, const pool::PoolGeom& pg, const Activation& act);
 
 // The bands of pool output rows, made once per shape: band i pools conv

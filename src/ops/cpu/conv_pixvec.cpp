@@ -109,6 +109,13 @@ __attribute__((target("avx512f"), noinline)) void pixTile(const TileArgs& a, int
 
 }  // namespace
 
+bool pixvecFits(const ConvGeom& g) {
+  if (g.k[0] != 1 || g.grid[0] != 1 || g.img[0] != 1 || g.G != 1) return false;
+  if (g.s[1] != g.s[2] || (g.s[2] != 1 && g.s[2] != 2) || g.dil[1] != 1 || g.dil[2] != 1) return false;
+  if (g.Cg > kMaxChannels || g.Cg * g.K > kMaxSteps) return false;
+  return phaseLayout(g).Wq <= kMaxRowCols;
+}
+
 bool pixvecPreferred(const ConvGeom& g) {
   if (!gemm::avx512Kernels()) return false;
   if (g.k[0] != 1 || g.grid[0] != 1 || g.img[0] != 1 || g.G != 1) return false;

@@ -467,6 +467,8 @@ int64_t tilesOf(const ConvGeom& g, int64_t m) { return ((g.grid[1] + m - 1) / m)
 
 }  // namespace
 
+bool winogradOffsetsFit(const ConvGeom& g) { return offsetsFit(g); }
+
 int winogradOutputTile(const ConvGeom& g) {
   // F(4x4) on the AVX-512 path where it has 16 tiles or more and either 49
   // or more, or transformed weights (36 C M floats) under 4 MiB: the GEMMs
@@ -502,8 +504,8 @@ bool winogradBlockedSuits(const ConvGeom& g, bool in, bool out) {
   return in || out;
 }
 
-std::vector<PackedB> packWinogradWeights(const ConvGeom& g, const float* w) {
-  return winogradOutputTile(g) == 4 ? packWeights<4>(g, w) : packWeights<2>(g, w);
+std::vector<PackedB> packWinogradWeights(const ConvGeom& g, const float* w, int tile) {
+  return tile == 4 ? packWeights<4>(g, w) : packWeights<2>(g, w);
 }
 
 void convWinograd(ThreadPool& pool, const ConvGeom& g, const float* x, const std::vector<PackedB>& U, const float* b,
