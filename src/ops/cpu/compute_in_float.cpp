@@ -1,5 +1,9 @@
 #include "ops/cpu/compute_in_float.h"
 
+#include <memory>
+#include <string>
+#include <type_traits>
+
 namespace oinfer::cpu {
 
 namespace {
@@ -30,6 +34,19 @@ struct WideInit {
   std::vector<ValueInfo> inputs, outputs;
   std::vector<Tensor> consts;
 };
+
+// The float kernel run on widened tensors by `f`; reports its algorithm.
+template <class F>
+std::unique_ptr<Kernel> makeWideKernel(std::shared_ptr<Kernel> inner, F&& f) {
+  struct WideKernel final : Kernel {
+    WideKernel(std::shared_ptr<Kernel> k, F&& fn) : inner(std::move(k)), fn(std::forward<F>(fn)) {}
+    std::string algorithm() const override { return inner->algorithm(); }
+    void run(KernelContext& ctx) override { fn(ctx); }
+    std::shared_ptr<Kernel> inner;
+    std::decay_t<F> fn;
+  };
+  return std::make_unique<WideKernel>(std::move(inner), std::forward<F>(f));
+}
 
 }  // namespace
 
@@ -69,7 +86,7 @@ KernelFactory computeInFloat(KernelFactory inner) {
       wide.outputs.push_back(v);
     }
     std::shared_ptr<Kernel> k = inner(wide);
-    return makeKernel([k, st](KernelContext& ctx) {
+    return makeWideKernel(k, [k, st](KernelContext& ctx) {
       std::vector<Tensor> ins(ctx.numInputs()), outs(ctx.numOutputs());
       KernelContext c = ctx;
       for (size_t i = 0; i < ctx.numInputs(); ++i)

@@ -20,10 +20,13 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "ops/cpu/fused_transformer_rows.h"
 #include "ops/cpu/gemm/sgemm.h"
+#include "ops/cpu/gemm_select.h"
 #include "ops/cpu/reduce_axes.h"
 #include "ops/registry.h"
 #include "shape/fused_transformer.h"
@@ -53,6 +56,8 @@ class FusedMatMulKernel final : public Kernel {
                        : packB(false, b->dim(0), b->dim(1), b->data<float>(), b->dim(1));
       }, true);
   }
+
+  std::string algorithm() const override { return cpu::chooseGemm(true, packed_ != nullptr).name(); }
 
   void run(KernelContext& ctx) override {
     const Tensor& a = ctx.input(0);
@@ -189,6 +194,19 @@ struct AttentionLayout {
 // Per-thread score rows, sized at plan time when the shapes are known.
 thread_local std::vector<float> tlsScores;
 
+// A lambda kernel that reports its algorithm.
+template <class F>
+std::unique_ptr<Kernel> makeAttentionKernel(std::string algorithm, F&& f) {
+  struct AttentionKernel final : Kernel {
+    AttentionKernel(std::string a, F&& fn) : algorithm_(std::move(a)), fn_(std::forward<F>(fn)) {}
+    std::string algorithm() const override { return algorithm_; }
+    void run(KernelContext& ctx) override { fn_(ctx); }
+    std::string algorithm_;
+    std::decay_t<F> fn_;
+  };
+  return std::make_unique<AttentionKernel>(std::move(algorithm), std::forward<F>(f));
+}
+
 std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
   const float scale = init.node.attrFloat("scale", 1.f);
   const int64_t numHeads = init.node.attrInt("num_heads", 0);
@@ -213,7 +231,11 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
       if (tlsScores.size() < need) tlsScores.resize(need);
     });
   }
-  return makeKernel([scale, numHeads, seqFirst, headSize, offsets, hasOffsets](KernelContext& ctx) {
+  // Per (batch, head): Q K^T and scores * V on the sgemm (B packed per call),
+  // the scaled masked softmax between on the rows' kernel of the same ISA.
+  return makeAttentionKernel("per-head-gemm-softmax " +
+                                 std::string(cpu::isaName(cpu::chooseGemm(true, false).isa)),
+                             [scale, numHeads, seqFirst, headSize, offsets, hasOffsets](KernelContext& ctx) {
     const Tensor& q = ctx.input(0);
     const Tensor& k = ctx.input(1);
     const Tensor& v = ctx.input(2);

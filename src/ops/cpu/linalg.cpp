@@ -9,6 +9,7 @@
 
 #include "ops/cpu/compute_in_float.h"
 #include "ops/cpu/dispatch.h"
+#include "ops/cpu/gemm_select.h"
 #include "ops/cpu/gemm/sgemm.h"
 #include "ops/cpu/reduce_axes.h"
 #include "ops/registry.h"
@@ -94,6 +95,10 @@ class GemmKernel final : public Kernel {
         packed_ = b->clone();
       }
     }
+  }
+
+  std::string algorithm() const override {
+    return cpu::chooseGemm(std::is_same_v<T, float>, sgemmB_ != nullptr).name();
   }
 
   void run(KernelContext& ctx) override {
@@ -259,6 +264,24 @@ void matmul(KernelContext& ctx, const PackedB* packedB = nullptr) {
       std::max<int64_t>(1, kMinTaskFlops / std::max<int64_t>(taskFlops, 1)));
 }
 
+class MatMulKernel final : public Kernel {
+ public:
+  MatMulKernel(std::shared_ptr<const PackedB> packed, std::string algorithm)
+      : packed_(std::move(packed)), algorithm_(std::move(algorithm)) {}
+  std::string algorithm() const override { return algorithm_; }
+  void run(KernelContext& ctx) override {
+    dispatchType<float, double, int32_t, int64_t, uint32_t, uint64_t>(ctx.input(0).dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_same_v<T, float>) matmul<T>(ctx, packed_.get());
+      else matmul<T>(ctx);
+    }, ctx.node());
+  }
+
+ private:
+  std::shared_ptr<const PackedB> packed_;
+  std::string algorithm_;  // cpu::chooseGemm's, from the planned input type
+};
+
 std::unique_ptr<Kernel> makeMatMul(const KernelInit& init) {
   reserveThreadScratch(init.pool);
   // A constant 2-d float B (a weight) is packed once per Session for the
@@ -269,13 +292,9 @@ std::unique_ptr<Kernel> makeMatMul(const KernelInit& init) {
     packed = init.packedWeight<PackedB>(1, "sgemmB:n", [&] {
       return packB(false, b->dim(0), b->dim(1), b->data<float>(), b->dim(1));
     }, true);
-  return makeKernel([packed](KernelContext& ctx) {
-    dispatchType<float, double, int32_t, int64_t, uint32_t, uint64_t>(ctx.input(0).dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (std::is_same_v<T, float>) matmul<T>(ctx, packed.get());
-      else matmul<T>(ctx);
-    }, ctx.node());
-  });
+  const ValueInfo* ai = init.inputs.empty() ? nullptr : init.inputs[0];
+  const bool f32 = ai && ai->dtype == DataType::kFloat;
+  return std::make_unique<MatMulKernel>(packed, cpu::chooseGemm(f32, packed != nullptr).name());
 }
 
 }  // namespace

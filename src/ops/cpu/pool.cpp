@@ -195,19 +195,58 @@ __attribute__((target("avx512f"))) void maxPoolS2Planes512(const PoolGeom& g, co
 }
 #endif
 
-bool maxPoolSeparable(ThreadPool& pool, const PoolGeom& g, const float* x, float* y) {
-  if (g.out[0] != 1 || g.k[0] != 1 || g.dil[1] != 1 || g.dil[2] != 1) return false;
-  static const bool avx512 = cpu::cpuFeatures().avx512();
+// The windows the stride-2 plane kernel takes: 2-d, 2x2 or 3x3 at stride 2, no dilation.
+bool s2PlanesShape(const PoolGeom& g) {
+  return g.out[0] == 1 && g.k[0] == 1 && g.dil[1] == 1 && g.dil[2] == 1 && g.s[1] == 2 && g.s[2] == 2 &&
+         g.k[1] == g.k[2] && (g.k[2] == 2 || g.k[2] == 3);
+}
+
+}  // namespace
+
+// The pool family's one choice point: the algorithm and ISA for a pool of
+// geometry g (max or not; float32 data; an Indices output; X and Y blocked).
+// MaxPool on float32 without indices: the AVX-512 stride-2 plane kernel
+// where its windows fit, else the separable row kernel (AVX-512 or
+// portable) for 2-d windows without dilation whose rows fit its buffer;
+// everything else the window loops. No measured thresholds
+// (tools/bench/TUNING.md, ## Pools).
+PoolChoice choosePool(const PoolGeom& g, bool max, bool float32, bool indices, bool blocked,
+                      const cpu::CpuFeatures& f) {
+  const cpu::KernelIsa wide = f.avx512() ? cpu::KernelIsa::kAvx512 : cpu::KernelIsa::kPortable;
+  if (blocked) return {PoolAlgorithm::kMaxBlocked, wide};
+  if (!max) return {PoolAlgorithm::kSumWindows, cpu::KernelIsa::kPortable};
+  if (float32 && !indices && g.out[0] == 1 && g.k[0] == 1 && g.dil[1] == 1 && g.dil[2] == 1) {
 #if defined(__x86_64__) || defined(__i386__)
-  if (maxPoolS2PlanesFit(g)) {
+    if (f.avx512() && s2PlanesShape(g)) return {PoolAlgorithm::kMaxS2Planes, cpu::KernelIsa::kAvx512};
+#endif
+    const int64_t span = (g.out[2] - 1) * g.s[2] + g.k[2];
+    if (span <= kMaxPoolRow && g.s[2] <= 64) return {PoolAlgorithm::kMaxRows, wide};
+  }
+  return {PoolAlgorithm::kMaxWindows, cpu::KernelIsa::kPortable};
+}
+
+std::string PoolChoice::name() const {
+  const char* a = algo == PoolAlgorithm::kMaxS2Planes ? "maxpool-s2-planes"
+                  : algo == PoolAlgorithm::kMaxRows    ? "maxpool-rows"
+                  : algo == PoolAlgorithm::kMaxBlocked ? "maxpool-blocked"
+                  : algo == PoolAlgorithm::kMaxWindows ? "maxpool-windows"
+                                                       : "sum-windows";
+  return std::string(a) + " " + cpu::isaName(isa);
+}
+
+namespace {
+
+// MaxPool by the separable kernels (c: kMaxS2Planes or kMaxRows).
+void maxPoolSeparable(ThreadPool& pool, const PoolChoice& c, const PoolGeom& g, const float* x, float* y) {
+  const bool avx512 = c.isa == cpu::KernelIsa::kAvx512;
+#if defined(__x86_64__) || defined(__i386__)
+  if (c.algo == PoolAlgorithm::kMaxS2Planes) {
     pool.parallelFor(g.planes, [&](int64_t begin, int64_t end) {
       maxPoolS2Planes(g, x, g.imgSize, y, g.outSize, begin, end);
     }, std::max<int64_t>(1, 16384 / std::max<int64_t>(g.imgSize, 1)));
-    return true;
+    return;
   }
 #endif
-  const int64_t span = (g.out[2] - 1) * g.s[2] + g.k[2];
-  if (span > kMaxPoolRow || g.s[2] > 64) return false;
   using Fn = void (*)(const PoolGeom&, const float*, float*, int64_t, int64_t);
   Fn fn;
   if (g.s[2] == 1) fn = avx512 ? &maxPoolRows512<1> : &maxPoolRowsPortable<1>;
@@ -215,7 +254,10 @@ bool maxPoolSeparable(ThreadPool& pool, const PoolGeom& g, const float* x, float
   else fn = avx512 ? &maxPoolRows512<0> : &maxPoolRowsPortable<0>;
   pool.parallelFor(g.planes, [&](int64_t begin, int64_t end) { fn(g, x, y, begin, end); },
                    std::max<int64_t>(1, 16384 / std::max<int64_t>(g.imgSize, 1)));
-  return true;
+}
+
+bool separable(const PoolChoice& c) {
+  return c.algo == PoolAlgorithm::kMaxS2Planes || c.algo == PoolAlgorithm::kMaxRows;
 }
 
 // kind 0: average (count_include_pad counts padding taps), 1: Lp norm.
@@ -292,9 +334,8 @@ void maxPoolBlockedRowPortable(const float* xb, int64_t W, const PoolGeom& g, co
   maxPoolBlockedRowImpl(xb, W, g, rh, yr);
 }
 
-void maxPoolBlocked(ThreadPool& pool, const PoolGeom& g, const float* x, float* y) {
-  static const bool avx512 = cpu::cpuFeatures().avx512();
-  const auto row = avx512 ? &maxPoolBlockedRow512 : &maxPoolBlockedRowPortable;
+void maxPoolBlocked(ThreadPool& pool, const PoolChoice& c, const PoolGeom& g, const float* x, float* y) {
+  const auto row = c.isa == cpu::KernelIsa::kAvx512 ? &maxPoolBlockedRow512 : &maxPoolBlockedRowPortable;
   const int64_t blocks = g.planes / 16, H = g.img[1], W = g.img[2], OH = g.out[1], OW = g.out[2];
   pool.parallelFor(blocks * OH, [&](int64_t b, int64_t e) {
     for (int64_t t = b; t < e; ++t) row(x + t / OH * H * W * 16, W, g, g.ranges[1][t % OH], y + t * OW * 16);
@@ -328,36 +369,45 @@ class PoolKernel final : public Kernel {
       if (isStatic(xi->shape)) {
         xShape_ = toStatic(xi->shape);
         geom_ = poolGeom(node, *attrs_, xShape_);
+        const bool indices = init.outputs.size() > 1 && init.outputs[1];
+        choice_ = choosePool(*geom_, kind_ == Kind::kMax, xi->dtype == DataType::kFloat, indices, blocked_);
       }
     }
   }
+
+  std::string algorithm() const override { return choice_ ? choice_->name() : std::string(); }
 
   void run(KernelContext& ctx) override {
     const Node& node = ctx.node();
     const Tensor& x = ctx.input(0);
     PoolGeom local;
     const PoolGeom* g = &local;
+    int64_t* idx = ctx.hasOutput(1) ? ctx.output(1).data<int64_t>() : nullptr;
+    PoolChoice c;
     if (geom_ && x.shape() == xShape_) {
       g = &*geom_;
+      c = *choice_;
     } else {
       if (x.rank() < 3) ctx.fail("input 0 has shape " + shapeToString(x.shape()) + ", expected rank >= 3");
       const WindowAttrs a = attrs_ && attrs_->kernel.size() + 2 == x.rank()
                                 ? *attrs_
                                 : shape::parseWindowAttrs(node, x.rank() - 2, true);
       local = poolGeom(node, a, x.shape());
+      c = choosePool(local, kind_ == Kind::kMax, x.dtype() == DataType::kFloat, idx != nullptr, false);
     }
     Tensor& y = ctx.output(0);
-    int64_t* idx = ctx.hasOutput(1) ? ctx.output(1).data<int64_t>() : nullptr;
     if (y.numel() == 0) return;
     if (blocked_) {
       if (!geom_ || x.shape() != xShape_ || kind_ != Kind::kMax)
         ctx.fail("input 0 has shape " + shapeToString(x.shape()) + ", planned as " + shapeToString(xShape_));
-      maxPoolBlocked(ctx.pool(), *g, x.data<float>(), y.data<float>());
+      maxPoolBlocked(ctx.pool(), c, *g, x.data<float>(), y.data<float>());
       return;
     }
     if (kind_ == Kind::kMax) {
-      if (x.dtype() == DataType::kFloat && !idx && maxPoolSeparable(ctx.pool(), *g, x.data<float>(), y.data<float>()))
+      if (separable(c) && x.dtype() == DataType::kFloat && !idx) {
+        maxPoolSeparable(ctx.pool(), c, *g, x.data<float>(), y.data<float>());
         return;
+      }
       dispatchType<float, double, Float16, int8_t, uint8_t>(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         maxPool<T>(ctx.pool(), *g, x.data<T>(), y.data<T>(), idx, storageOrder_ == 1);
@@ -379,6 +429,7 @@ class PoolKernel final : public Kernel {
   std::optional<WindowAttrs> attrs_;
   std::vector<int64_t> xShape_;
   std::optional<PoolGeom> geom_;
+  std::optional<PoolChoice> choice_;  // choosePool's for geom_
 };
 
 void addOp(Registry& r, const char* op, std::initializer_list<int> versions, Kind kind) {
@@ -403,8 +454,7 @@ void addOp(Registry& r, const char* op, std::initializer_list<int> versions, Kin
 bool maxPoolS2PlanesFit(const PoolGeom& g) {
 #if defined(__x86_64__) || defined(__i386__)
   static const bool avx512 = cpu::cpuFeatures().avx512();
-  return avx512 && g.out[0] == 1 && g.k[0] == 1 && g.dil[1] == 1 && g.dil[2] == 1 && g.s[1] == 2 && g.s[2] == 2 &&
-         g.k[1] == g.k[2] && (g.k[2] == 2 || g.k[2] == 3);
+  return avx512 && s2PlanesShape(g);
 #else
   (void)g;
   return false;
@@ -421,7 +471,9 @@ void maxPoolS2Planes(const PoolGeom& g, const float* x, int64_t ldx, float* y, i
 }
 
 void maxPoolFloat(ThreadPool& pool, const PoolGeom& g, const float* x, float* y) {
-  if (!maxPoolSeparable(pool, g, x, y)) maxPool<float>(pool, g, x, y, nullptr, false);
+  const PoolChoice c = choosePool(g, true, true, false, false);
+  if (separable(c)) maxPoolSeparable(pool, c, g, x, y);
+  else maxPool<float>(pool, g, x, y, nullptr, false);
 }
 
 float lpNorm(const Node& node, int64_t opset) {
