@@ -134,6 +134,7 @@ case "$CASE" in
       has "\"$key\": "
     done
     has '"index": 7'
+    has '"algorithm": "gemm-packed-b (avx512|avx2|portable)"'
     if command -v python3 >/dev/null; then
       python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["outputs"][0]["top_k"][0]["index"]==7' \
         <"$TMP/out" || fail "stdout is not the expected JSON"
@@ -160,6 +161,8 @@ case "$CASE" in
     run 0 "$MODEL" --print-plan
     has '^plan +[0-9]+ steps'
     has 'Softmax +softmax +-> probabilities \[1,10\]'
+    # Each GEMM step names its algorithm and ISA (Kernel::algorithm).
+    has '\[gemm-packed-b (avx512|avx2|portable)\]'
     has '^memory +arena [0-9.]+ [KMG]?i?B, lower bound [0-9.]+ [KMG]?i?B \(arena / bound [0-9.]+\), weights 1[0-9.]+ KiB, scratch [0-9.]+ [KMG]?i?B' ;;
   *)
     echo "unknown case '$CASE'"
