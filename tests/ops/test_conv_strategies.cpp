@@ -141,11 +141,11 @@ TEST(ConvStrategy, Winograd3x3) {
   // The shapes below do take the Winograd path; others do not.
   for (const conv::ConvGeom& g : {geom3x3(128, 64, 12, 12, 1), geom3x3(130, 70, 11, 13, 1),
                                   geom3x3(128, 64, 14, 15, 0), geom3x3(128, 2048, 12, 12, 1)}) {
-    EXPECT_TRUE(conv::winogradSuits(g));
-    EXPECT_EQ(conv::winogradOutputTile(g), 2);
+    EXPECT_TRUE(conv::choose::winogradSuits(g));
+    EXPECT_EQ(conv::choose::winogradOutputTile(g), 2);
   }
-  EXPECT_FALSE(conv::winogradSuits(geom3x3(128, 64, 7, 7, 1))) << "16 tiles: too few";
-  EXPECT_FALSE(conv::winogradSuits(geom3x3(64, 64, 12, 12, 1))) << "64 input channels: the shifted GEMM";
+  EXPECT_FALSE(conv::choose::winogradSuits(geom3x3(128, 64, 7, 7, 1))) << "16 tiles: too few";
+  EXPECT_FALSE(conv::choose::winogradSuits(geom3x3(64, 64, 12, 12, 1))) << "64 input channels: the shifted GEMM";
   runCase({1, 128, 12, 12}, {64, 128, 3, 3}, {1, 1, 1, 1}, true);
   runCase({2, 130, 11, 13}, {70, 130, 3, 3}, {1, 1, 1, 1}, false);
   runCase({1, 128, 14, 15}, {64, 128, 3, 3}, {1, 1, 0, 1}, true);
@@ -163,17 +163,17 @@ TEST(ConvStrategy, Winograd3x3) {
 // against the same reference.
 TEST(ConvStrategy, Winograd4x4) {
   const bool vec = std::string(sgemmIsa()) == "avx512";
-  EXPECT_EQ(conv::winogradOutputTile(geom3x3(64, 64, 56, 56, 1)), vec ? 4 : 2) << "ResNet-50's layer 1";
-  EXPECT_EQ(conv::winogradOutputTile(geom3x3(128, 128, 28, 28, 1)), vec ? 4 : 2) << "layer 2";
-  EXPECT_EQ(conv::winogradOutputTile(geom3x3(256, 256, 14, 14, 1)), 2) << "layer 3: 9 MiB of weights, 16 tiles";
-  EXPECT_EQ(conv::winogradOutputTile(geom3x3(64, 256, 13, 13, 1)), vec ? 4 : 2) << "SqueezeNet's expand3x3";
-  EXPECT_EQ(conv::winogradSuits(geom3x3(16, 64, 55, 55, 1)), vec) << "16 input channels: F(4x4) only";
-  EXPECT_FALSE(conv::winogradSuits(geom3x3(512, 512, 7, 7, 1))) << "4 tiles";
-  EXPECT_FALSE(conv::winogradSuits(geom3x3(8, 64, 56, 56, 1))) << "8 input channels";
+  EXPECT_EQ(conv::choose::winogradOutputTile(geom3x3(64, 64, 56, 56, 1)), vec ? 4 : 2) << "ResNet-50's layer 1";
+  EXPECT_EQ(conv::choose::winogradOutputTile(geom3x3(128, 128, 28, 28, 1)), vec ? 4 : 2) << "layer 2";
+  EXPECT_EQ(conv::choose::winogradOutputTile(geom3x3(256, 256, 14, 14, 1)), 2) << "layer 3: 9 MiB of weights, 16 tiles";
+  EXPECT_EQ(conv::choose::winogradOutputTile(geom3x3(64, 256, 13, 13, 1)), vec ? 4 : 2) << "SqueezeNet's expand3x3";
+  EXPECT_EQ(conv::choose::winogradSuits(geom3x3(16, 64, 55, 55, 1)), vec) << "16 input channels: F(4x4) only";
+  EXPECT_FALSE(conv::choose::winogradSuits(geom3x3(512, 512, 7, 7, 1))) << "4 tiles";
+  EXPECT_FALSE(conv::choose::winogradSuits(geom3x3(8, 64, 56, 56, 1))) << "8 input channels";
   // Planes past the AVX-512 transforms' int32 offsets (2^31 / 16 pixels):
   // refused there (its weights would be packed for a path that cannot run),
   // F(2x2) on the portable path.
-  EXPECT_EQ(conv::winogradSuits(geom3x3(128, 64, 12000, 12000, 1)), !vec);
+  EXPECT_EQ(conv::choose::winogradSuits(geom3x3(128, 64, 12000, 12000, 1)), !vec);
   // Called directly anyway (no plan does): refused before touching memory;
   // and weights packed for neither tile size.
   ThreadPool pool(1);
@@ -478,7 +478,7 @@ TEST(ConvStrategy, ChannelVecDirect) {
   ThreadPool pool(2);
   for (const Case& c : cases) {
     const conv::ConvGeom g = geomOf(c.xs, c.ws, c.p);
-    ASSERT_TRUE(conv::cvecSuits(g)) << shapeToString(c.xs) << " * " << shapeToString(c.ws);
+    ASSERT_TRUE(conv::choose::cvecSuits(g)) << shapeToString(c.xs) << " * " << shapeToString(c.ws);
     Tensor x = rnd(c.xs, 11), w = rnd(c.ws, 12), b = rnd({c.ws[0]}, 13);
     const Tensor plain = direct(x, w, &b, c.p);
     const Tensor z = rnd(plain.shape(), 14);
@@ -488,7 +488,7 @@ TEST(ConvStrategy, ChannelVecDirect) {
     ASSERT_NO_FATAL_FAILURE(expectEpilogues(plain, z, label, [&](const float* zp, const conv::Activation& a, float* y) {
       conv::convCvec(pool, g, packed, x.data<float>(), b.data<float>(), zp, y, a);
     }));
-    if (conv::shiftedSuits(g))
+    if (conv::choose::shiftedSuits(g))
       ASSERT_NO_FATAL_FAILURE(expectEpilogues(plain, z, label + " shifted",
                                               [&](const float* zp, const conv::Activation& a, float* y) {
         conv::convShifted(pool, g, packedA, x.data<float>(), b.data<float>(), zp, y, a);
@@ -553,7 +553,7 @@ TEST(ConvStrategy, ChannelVecBlocked) {
     const std::vector<PackedB> packed = conv::packCvecWeights(g, w.data<float>());
     const std::vector<float> xb = toBlocked(x.data<float>(), g.N, g.C, g.imgSize);
     for (const auto& [in, out] : {std::pair{true, false}, {false, true}, {true, true}}) {
-      if (!conv::cvecBlockedSuits(g, in, out)) continue;
+      if (!conv::choose::cvecBlockedSuits(g, in, out)) continue;
       ++runs;
       const std::string label = shapeToString(c.xs) + " * " + shapeToString(c.ws) + (in ? " X blocked" : "") +
                                 (out ? " Y blocked" : "");
@@ -602,7 +602,7 @@ TEST(ConvStrategy, DepthwiseBlocked) {
   ThreadPool pool(2);
   for (const Case& c : cases) {
     const conv::ConvGeom g = geomOf(c.xs, c.ws, c.p);
-    ASSERT_TRUE(conv::depthwiseBlockedSuits(g, GemmActivation::kSiLU)) << shapeToString(c.xs);
+    ASSERT_TRUE(conv::choose::depthwiseBlockedSuits(g, GemmActivation::kSiLU)) << shapeToString(c.xs);
     Tensor x = rnd(c.xs, 41), w = rnd(c.ws, 42), b = rnd({c.ws[0]}, 43);
     const Tensor plain = direct(x, w, &b, c.p);
     const Tensor z = rnd(plain.shape(), 44);
@@ -616,11 +616,11 @@ TEST(ConvStrategy, DepthwiseBlocked) {
       fromBlocked(yb.data(), g.N, g.M, g.gridSize, y);
     }));
   }
-  EXPECT_FALSE(conv::depthwiseBlockedSuits(geomOf({1, 24, 8, 8}, {24, 1, 3, 3}, dw(24, 1, 1)), GemmActivation::kNone))
+  EXPECT_FALSE(conv::choose::depthwiseBlockedSuits(geomOf({1, 24, 8, 8}, {24, 1, 3, 3}, dw(24, 1, 1)), GemmActivation::kNone))
       << "24 channels";
-  EXPECT_FALSE(conv::depthwiseBlockedSuits(geomOf({1, 16, 8, 8}, {16, 1, 3, 3}, dw(16, 1, 1)), GemmActivation::kGelu))
+  EXPECT_FALSE(conv::choose::depthwiseBlockedSuits(geomOf({1, 16, 8, 8}, {16, 1, 3, 3}, dw(16, 1, 1)), GemmActivation::kGelu))
       << "Gelu";
-  EXPECT_FALSE(conv::depthwiseBlockedSuits(geomOf({1, 32, 8, 8}, {32, 2, 3, 3}, dw(16, 1, 1)), GemmActivation::kNone))
+  EXPECT_FALSE(conv::choose::depthwiseBlockedSuits(geomOf({1, 32, 8, 8}, {32, 2, 3, 3}, dw(16, 1, 1)), GemmActivation::kNone))
       << "two channels per group";
   const conv::ConvGeom g = geomOf({1, 16, 8, 8}, {16, 1, 3, 3}, dw(16, 1, 1));
   conv::Activation gelu;
@@ -637,12 +637,12 @@ TEST(ConvStrategy, DepthwiseBlocked) {
 // What the kernel refuses in the blocked layout, with the reason.
 TEST(ConvStrategy, ChannelVecBlockedRefused) {
   if (std::string(sgemmIsa()) != "avx512") GTEST_SKIP() << "the channel-vector kernel needs AVX-512";
-  EXPECT_FALSE(conv::cvecBlockedSuits(geomOf({1, 24, 8, 8}, {32, 24, 1, 1}, {}), true, false)) << "24 channels";
-  EXPECT_FALSE(conv::cvecBlockedSuits(geomOf({1, 16, 8, 8}, {40, 16, 1, 1}, {}), false, true)) << "40 outputs";
-  EXPECT_FALSE(conv::cvecBlockedSuits(geomOf({1, 32, 9, 9}, {32, 32, 3, 3}, {1, 3, 1, 1}), true, false)) << "stride 3";
+  EXPECT_FALSE(conv::choose::cvecBlockedSuits(geomOf({1, 24, 8, 8}, {32, 24, 1, 1}, {}), true, false)) << "24 channels";
+  EXPECT_FALSE(conv::choose::cvecBlockedSuits(geomOf({1, 16, 8, 8}, {40, 16, 1, 1}, {}), false, true)) << "40 outputs";
+  EXPECT_FALSE(conv::choose::cvecBlockedSuits(geomOf({1, 32, 9, 9}, {32, 32, 3, 3}, {1, 3, 1, 1}), true, false)) << "stride 3";
   P2 grouped;
   grouped.group = 2;
-  EXPECT_FALSE(conv::cvecBlockedSuits(geomOf({1, 32, 8, 8}, {32, 16, 1, 1}, grouped), false, true)) << "groups";
+  EXPECT_FALSE(conv::choose::cvecBlockedSuits(geomOf({1, 32, 8, 8}, {32, 16, 1, 1}, grouped), false, true)) << "groups";
   const conv::ConvGeom g = geomOf({1, 32, 9, 9}, {32, 32, 3, 3}, {1, 3, 1, 1});
   Tensor x = rnd({1, 32, 9, 9}, 41), w = rnd({32, 32, 3, 3}, 42);
   std::vector<float> y(32 * 9);
@@ -686,22 +686,22 @@ TEST(ConvStrategy, ChannelVecRefusesGelu) {
 TEST(ConvStrategy, ChannelVecChosen) {
   if (std::string(sgemmIsa()) != "avx512")
     GTEST_SKIP() << "the channel-vector kernel needs AVX-512";
-  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 8, 14, 14}, {32, 8, 3, 3}, {1, 1, 1, 1})));   // 14-wide rows
-  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 8, 56, 56}, {64, 8, 3, 3}, {1, 1, 1, 1})));   // 56 of 64
-  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 3, 64, 64}, {64, 3, 7, 7}, {1, 2, 3, 1})));   // strided
-  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 3, 64, 64}, {64, 3, 9, 9}, {1, 1, 4, 1})))   // 64 of 64
+  EXPECT_TRUE(conv::choose::cvecPreferred(geomOf({1, 8, 14, 14}, {32, 8, 3, 3}, {1, 1, 1, 1})));   // 14-wide rows
+  EXPECT_TRUE(conv::choose::cvecPreferred(geomOf({1, 8, 56, 56}, {64, 8, 3, 3}, {1, 1, 1, 1})));   // 56 of 64
+  EXPECT_TRUE(conv::choose::cvecPreferred(geomOf({1, 3, 64, 64}, {64, 3, 7, 7}, {1, 2, 3, 1})));   // strided
+  EXPECT_FALSE(conv::choose::cvecPreferred(geomOf({1, 3, 64, 64}, {64, 3, 9, 9}, {1, 1, 4, 1})))   // 64 of 64
       << "rows that fill the shifted GEMM's panels";
-  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 64, 7, 7}, {64, 64, 1, 1}, {}))) << "1x1 with a short K";
-  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 256, 28, 28}, {64, 256, 1, 1}, {})));  // long K on a large plane
-  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 128, 28, 28}, {512, 128, 1, 1}, {}))) << "1x1 on a large plane, short K";
-  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 512, 14, 14}, {512, 512, 1, 1}, {1, 2, 0, 1})));  // 1x1 strided
-  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 512, 7, 7}, {512, 512, 1, 1}, {})));  // long K, small plane
-  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 160, 7, 7}, {960, 160, 1, 1}, {})));  // 7x7: a shorter K
-  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 48, 1, 1}, {1152, 48, 1, 1}, {})));   // one pixel: a GEMV
-  EXPECT_TRUE(conv::cvecPreferred(geomOf({1, 160, 14, 14}, {960, 160, 1, 1}, {})));  // 14x14, wide output
-  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 64, 14, 14}, {256, 64, 1, 1}, {}))) << "14x14, short K, 256 outputs";
-  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 64, 28, 28}, {384, 64, 1, 1}, {}))) << "28x28 with a short K";
-  EXPECT_FALSE(conv::cvecPreferred(geomOf({1, 8, 14, 14}, {16, 8, 3, 3}, {1, 1, 1, 1}))) << "16 outputs";
+  EXPECT_FALSE(conv::choose::cvecPreferred(geomOf({1, 64, 7, 7}, {64, 64, 1, 1}, {}))) << "1x1 with a short K";
+  EXPECT_TRUE(conv::choose::cvecPreferred(geomOf({1, 256, 28, 28}, {64, 256, 1, 1}, {})));  // long K on a large plane
+  EXPECT_FALSE(conv::choose::cvecPreferred(geomOf({1, 128, 28, 28}, {512, 128, 1, 1}, {}))) << "1x1 on a large plane, short K";
+  EXPECT_TRUE(conv::choose::cvecPreferred(geomOf({1, 512, 14, 14}, {512, 512, 1, 1}, {1, 2, 0, 1})));  // 1x1 strided
+  EXPECT_TRUE(conv::choose::cvecPreferred(geomOf({1, 512, 7, 7}, {512, 512, 1, 1}, {})));  // long K, small plane
+  EXPECT_TRUE(conv::choose::cvecPreferred(geomOf({1, 160, 7, 7}, {960, 160, 1, 1}, {})));  // 7x7: a shorter K
+  EXPECT_TRUE(conv::choose::cvecPreferred(geomOf({1, 48, 1, 1}, {1152, 48, 1, 1}, {})));   // one pixel: a GEMV
+  EXPECT_TRUE(conv::choose::cvecPreferred(geomOf({1, 160, 14, 14}, {960, 160, 1, 1}, {})));  // 14x14, wide output
+  EXPECT_FALSE(conv::choose::cvecPreferred(geomOf({1, 64, 14, 14}, {256, 64, 1, 1}, {}))) << "14x14, short K, 256 outputs";
+  EXPECT_FALSE(conv::choose::cvecPreferred(geomOf({1, 64, 28, 28}, {384, 64, 1, 1}, {}))) << "28x28 with a short K";
+  EXPECT_FALSE(conv::choose::cvecPreferred(geomOf({1, 8, 14, 14}, {16, 8, 3, 3}, {1, 1, 1, 1}))) << "16 outputs";
   runCase({1, 8, 14, 14}, {32, 8, 3, 3}, {1, 1, 1, 1}, true);
   runCase({2, 16, 20, 22}, {72, 16, 3, 3}, {1, 2, 1, 1}, false);  // 3 panels, the last of 8 channels
   runCase({1, 3, 40, 40}, {64, 3, 7, 7}, {1, 2, 3, 1}, true);
@@ -731,7 +731,7 @@ TEST(ConvStrategy, PixelVecDirect) {
   ThreadPool pool(2);
   for (const Case& c : cases) {
     const conv::ConvGeom g = geomOf(c.xs, c.ws, c.p);
-    ASSERT_TRUE(conv::pixvecPreferred(g)) << shapeToString(c.xs) << " * " << shapeToString(c.ws);
+    ASSERT_TRUE(conv::choose::pixvecPreferred(g)) << shapeToString(c.xs) << " * " << shapeToString(c.ws);
     Tensor x = rnd(c.xs, 31), w = rnd(c.ws, 32), b = rnd({c.ws[0]}, 33);
     const Tensor plain = direct(x, w, &b, c.p);
     const Tensor z = rnd(plain.shape(), 34);
@@ -746,17 +746,17 @@ TEST(ConvStrategy, PixelVecDirect) {
 // Which shapes a plan gives the pixel-vector kernel, and a Gelu refused.
 TEST(ConvStrategy, PixelVecChosen) {
   if (std::string(sgemmIsa()) != "avx512") GTEST_SKIP() << "the pixel-vector kernel needs AVX-512";
-  EXPECT_TRUE(conv::pixvecPreferred(geomOf({1, 3, 224, 224}, {64, 3, 7, 7}, {1, 2, 3, 1})));
-  EXPECT_TRUE(conv::pixvecPreferred(geomOf({1, 3, 224, 224}, {32, 3, 3, 3}, {1, 2, 1, 1})));
-  EXPECT_FALSE(conv::pixvecPreferred(geomOf({1, 5, 64, 64}, {32, 5, 3, 3}, {1, 1, 1, 1}))) << "5 input channels";
-  EXPECT_FALSE(conv::pixvecPreferred(geomOf({1, 3, 64, 64}, {4, 3, 3, 3}, {1, 1, 1, 1}))) << "4 output channels";
-  EXPECT_FALSE(conv::pixvecPreferred(geomOf({1, 3, 20, 20}, {32, 3, 3, 3}, {1, 2, 1, 1}))) << "10-wide rows";
-  EXPECT_FALSE(conv::pixvecPreferred(geomOf({1, 3, 64, 64}, {32, 3, 3, 3}, {1, 3, 1, 1}))) << "stride 3";
-  EXPECT_FALSE(conv::pixvecPreferred(geomOf({1, 4, 64, 64}, {32, 2, 3, 3}, {2, 1, 1, 1}))) << "groups";
+  EXPECT_TRUE(conv::choose::pixvecPreferred(geomOf({1, 3, 224, 224}, {64, 3, 7, 7}, {1, 2, 3, 1})));
+  EXPECT_TRUE(conv::choose::pixvecPreferred(geomOf({1, 3, 224, 224}, {32, 3, 3, 3}, {1, 2, 1, 1})));
+  EXPECT_FALSE(conv::choose::pixvecPreferred(geomOf({1, 5, 64, 64}, {32, 5, 3, 3}, {1, 1, 1, 1}))) << "5 input channels";
+  EXPECT_FALSE(conv::choose::pixvecPreferred(geomOf({1, 3, 64, 64}, {4, 3, 3, 3}, {1, 1, 1, 1}))) << "4 output channels";
+  EXPECT_FALSE(conv::choose::pixvecPreferred(geomOf({1, 3, 20, 20}, {32, 3, 3, 3}, {1, 2, 1, 1}))) << "10-wide rows";
+  EXPECT_FALSE(conv::choose::pixvecPreferred(geomOf({1, 3, 64, 64}, {32, 3, 3, 3}, {1, 3, 1, 1}))) << "stride 3";
+  EXPECT_FALSE(conv::choose::pixvecPreferred(geomOf({1, 4, 64, 64}, {32, 2, 3, 3}, {2, 1, 1, 1}))) << "groups";
   P2 dil;
   dil.pad = 2;
   dil.dil = 2;
-  EXPECT_FALSE(conv::pixvecPreferred(geomOf({1, 3, 64, 64}, {32, 3, 3, 3}, dil))) << "dilation";
+  EXPECT_FALSE(conv::choose::pixvecPreferred(geomOf({1, 3, 64, 64}, {32, 3, 3, 3}, dil))) << "dilation";
   runCase({1, 3, 45, 47}, {24, 3, 3, 3}, {1, 2, 1, 1}, true);
   runCase({1, 3, 45, 47}, {24, 3, 3, 3}, {1, 2, 1, 1}, true, false);  // weights at run time: the GEMM paths
   const conv::ConvGeom g = geomOf({1, 3, 40, 40}, {16, 3, 3, 3}, {1, 1, 1, 1});

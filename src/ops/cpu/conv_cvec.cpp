@@ -249,68 +249,6 @@ void runTile(int, bool, int, int64_t, const float*, const int64_t*, const float*
 
 }  // namespace
 
-bool cvecSuits(const ConvGeom& g) {
-  // 2-d, a horizontal stride the kernel has a variant for, and enough output
-  // channels per group to fill the 32 lanes (at most 1/4 padding).
-  if (!gemm::avx512Kernels()) return false;  // chosen only on AVX-512 CPUs
-  if (g.k[0] != 1 || g.grid[0] != 1 || g.img[0] != 1) return false;
-  if (g.s[2] > 2 || g.Mg < 24) return false;
-  const int64_t panels = (g.Mg + kLanes - 1) / kLanes;
-  return panels * kLanes * 3 <= g.Mg * 4;
-}
-
-bool cvecBlockedSuits(const ConvGeom& g, bool in, bool out) {
-  if (!gemm::avx512Kernels()) return false;
-  if (g.k[0] != 1 || g.grid[0] != 1 || g.img[0] != 1 || g.G != 1) return false;
-  // Stride 1 or 2 both ways. Blocked input: read in place or from a blocked
-  // padded copy (no phase split: a pixel is a whole line, so a stride-2 tile
-  // reads every other line and wastes none of them); blocked output: any
-  // input the NCHW kernel reads.
-  if (!((g.s[1] == 1 && g.s[2] == 1) || (g.s[1] == 2 && g.s[2] == 2))) return false;
-  if (in && g.Cg % 16 != 0) return false;
-  if (out && g.Mg % 16 != 0) return false;
-  return in || out;
-}
-
-bool cvecPreferred(const ConvGeom& g) {
-  if (!cvecSuits(g)) return false;
-  // Against the GEMM strategies, side by side at 2 threads (cvec / GEMM).
-  // Strided convs, any kernel (the GEMMs gather the strided input first):
-  // against the shifted-input GEMM 7x7/2 3->64 @224 0.92, 3x3/2 128..512
-  // 0.69-0.83, 3x3/2 3->64 @224 0.65-0.75; 1x1/2 (ResNet's downsamples,
-  // against the im2col GEMM; 0.98-1.42 against an earlier form of this
-  // kernel) 256->512 @56 0.88-0.95, 512->1024 @28 0.85-1.02, 1024->2048 @14
-  // 0.77-0.85, warm and with the caches evicted.
-  if (g.s[1] > 1 || g.s[2] > 1) return true;
-  // 1x1: ahead with a long K, whatever the plane (the tile's transposing
-  // epilogue amortised; K blocked): 1024->256 @14 0.70-0.83, 2048->512 @7
-  // 0.78-0.85, 512->1000 @13 0.84-0.87, 256->64 @56 0.74-0.76, 256->128
-  // @56 0.88-0.89, 512->128 @28 0.90-0.95, 256->32 @27 0.79-0.82; behind
-  // with a short K (64->256 @56 1.09-1.13, 128->512 @28 1.05-1.08, 96->24
-  // @56 1.44-1.53, 16->96 @112 1.43-1.49) except on 7x7 planes (49 pixels:
-  // the GEMM's 16-pixel vectors 77% full): 96->576 0.72-0.84, 128->512
-  // 0.73-0.75, 160->960 0.77-0.91, 192->1152 0.82-0.88; and on 14x14
-  // planes with >= 384 output channels (best of 200 with 64-byte aligned
-  // buffers, 1 / 2 threads: 64->384 0.92 / 0.98, 80->480 0.92 / 0.97,
-  // 96->576 0.94 / 0.90, 112->672 0.92 / 0.95, 160->960 0.88 / 0.88;
-  // side by side in models, paired medians: MobileNetV2 0.962-0.987,
-  // EfficientNet-B0 0.987-0.997), not with fewer (64->256 even, 40->240
-  // 1.05-1.15). A 1x1 over a few pixels (squeeze-and-excitation's convs over
-  // one) is a matrix-vector product, where the GEMM's 32-pixel tiles ran
-  // one live column in 32 (EfficientNet-B0's 48->1152 in the model: 0.040
-  // -> 0.017-0.027 ms).
-  if (g.K == 1)
-    return g.Cg >= 256 || (g.gridSize <= 49 && g.Cg >= 96) || (g.gridSize <= 196 && g.Mg >= 384) ||
-           g.gridSize <= 4;
-  // Stride 1, against the shifted-input GEMM: 3x3 64->64 @56 0.81-0.87, 3x3
-  // 512 @7 0.70-0.85, 3x3 16->64 @55 0.92-0.95; but 9x9 3->64 @256 1.08,
-  // whose output rows fill the shifted GEMM's 32-wide panels. So: rows that
-  // fill under 90% of the panels they take. (Winograd keeps its layers: 3x3
-  // 128 @28 1.39-1.43, 256 @14 1.21.)
-  const int64_t OW = g.grid[2], panelCols = (OW + 31) / 32 * 32;
-  return OW * 10 < panelCols * 9;
-}
-
 std::vector<PackedB> packCvecWeights(const ConvGeom& g, const float* w) {
   const int64_t CK = g.Cg * g.K, panels = (g.Mg + kLanes - 1) / kLanes;
   std::vector<PackedB> out;
@@ -429,7 +367,7 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
   const int64_t plane = phased ? Hq * Wq : Hp * Wp;  // one phase's plane when phased
   const int64_t width = U.width, perRow = U.perRow, tiles = U.tiles;
 
-  if ((inBlocked || outBlocked) && !cvecBlockedSuits(g, inBlocked, outBlocked))
+  if ((inBlocked || outBlocked) && !choose::cvecBlockedSuits(g, inBlocked, outBlocked))
     throw Error(ErrorCode::kInternal, "convCvec: the blocked layout needs one group, 16 | channels and stride 1 or 2");
   const int64_t ps = inBlocked ? 16 : 1;  // floats from one input pixel to the next
   int64_t* taps = tlsTaps.get(size_t(CK + kInputAhead));

@@ -150,13 +150,6 @@ bool depthwiseBlockedFits(const ConvGeom& g) {
   return dwBandRows(g) >= 1;
 }
 
-bool depthwiseBlockedSuits(const ConvGeom& g, GemmActivation act) {
-  if (!gemm::avx512Kernels()) return false;  // the blocked layout's ISA
-  if (g.k[0] != 1 || g.grid[0] != 1 || g.img[0] != 1) return false;
-  if (g.Cg != 1 || g.Mg != 1 || g.M % 16 != 0) return false;
-  return act != GemmActivation::kGelu && dwBandRows(g) >= 1;
-}
-
 std::shared_ptr<float[]> packDepthwiseBlocked(const ConvGeom& g, const float* w) {
   const int64_t K = g.K;
   std::shared_ptr<float[]> p = allocFloats(size_t(g.M * K));
@@ -169,7 +162,7 @@ std::shared_ptr<float[]> packDepthwiseBlocked(const ConvGeom& g, const float* w)
 void depthwiseBlocked(ThreadPool& pool, const ConvGeom& g, const float* x, const float* wt, const float* b,
                       const float* z, float* y, const Activation& act) {
   const ClampSplit cs = splitClamp(act);
-  if (cs.rest == GemmActivation::kGelu || !depthwiseBlockedSuits(g, act.act))
+  if (cs.rest == GemmActivation::kGelu || !depthwiseBlockedFits(g))
     throw Error(ErrorCode::kInternal, "depthwiseBlocked: the shape or activation does not suit the kernel");
   // Bands: as tall as the buffer allows, but at least ~8 units per thread.
   const int64_t CB = g.M / 16, OH = g.grid[1];

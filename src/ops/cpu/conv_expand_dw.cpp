@@ -101,19 +101,8 @@ bool expandDepthwiseFits(const ConvGeom& ga, const ConvGeom& gb) {
   return gb.k[1] * gb.img[2] * kGroup <= kBufFloats && depthwisePlanesFit(gb);
 }
 
-bool expandDepthwiseSuits(const ConvGeom& ga, const ConvGeom& gb, const Activation& expandAct) {
-  if (!gemm::avx512Kernels()) return false;
-  if (expandAct.act == GemmActivation::kGelu) return false;  // no in-register form
-  if (ga.k[0] != 1 || ga.K != 1 || ga.G != 1 || gb.k[0] != 1 || gb.grid[0] != 1 || gb.img[0] != 1) return false;
-  if (gb.G != gb.C || gb.M != gb.C || gb.C != ga.M) return false;
-  if (gb.s[1] != gb.s[2] || (gb.s[2] != 1 && gb.s[2] != 2) || gb.dil[1] != 1 || gb.dil[2] != 1) return false;
-  // One band of a single output row must fit the buffer, and the plane
-  // kernel must take the rows.
-  return gb.k[1] * gb.img[2] * kGroup <= kBufFloats && depthwisePlanesFit(gb);
-}
-
 void reserveExpandDepthwiseScratch(ThreadPool& pool) {
-  if (!gemm::avx512Kernels()) return;  // expandDepthwiseSuits never holds
+  if (!gemm::avx512Kernels()) return;  // chooseExpandDepthwise never takes the kernel
   pool.runOnEachThread([](int64_t, int64_t) { tlsRows.get(size_t(kBufFloats)); });
 }
 

@@ -258,14 +258,6 @@ bool isDepthwiseNchw(ConvAlgorithm a) {
 
 }  // namespace
 
-Strategy chooseStrategy(const ConvGeom& g) {
-  bool unit = g.K == 1 && g.noPadding;
-  for (size_t s = 0; s < kMaxSpatial; ++s) unit = unit && g.s[s] == 1;
-  if (g.Cg == 1 && g.G > 1) return Strategy::kDepthwise;
-  if (unit) return Strategy::kPointwise;
-  return Strategy::kIm2col;
-}
-
 std::vector<PackedA> packConvWeights(const ConvGeom& g, const float* w) {
   std::vector<PackedA> out;
   const int64_t CK = g.Cg * g.K;

@@ -13,10 +13,6 @@
 
 namespace oinfer::conv {
 
-enum class Strategy { kPointwise, kDepthwise, kIm2col, kWinograd, kChannelVec, kPixelVec };
-
-Strategy chooseStrategy(const ConvGeom& g);
-
 // The activation part of a fused Conv (bias and residual are per call).
 struct Activation {
   GemmActivation act = GemmActivation::kNone;
@@ -44,13 +40,9 @@ void convFloat(ThreadPool& pool, const ConvGeom& g, ConvAlgorithm algo, const fl
 // Winograd F(2x2, 3x3) or F(4x4, 3x3) (conv_winograd.cpp): for 2-d 3x3
 // stride-1 convs with enough channels and output tiles; chosen at plan time
 // for constant weights, which packWinogradWeights transforms and packs (one
-// PackedB per transformed-tile position: 16, or 36 for F(4x4), the tile
-// side winogradOutputTile gives). X and Y may be blocked (NCHW16c) where
-// winogradBlockedSuits says so (AVX-512; 16 | C for X, 16 | M for Y; a
-// residual z has Y's layout).
-bool winogradSuits(const ConvGeom& g);
-int winogradOutputTile(const ConvGeom& g);
-bool winogradBlockedSuits(const ConvGeom& g, bool in, bool out);
+// PackedB per transformed-tile position: 16, or 36 for F(4x4)). X and Y may
+// be blocked (NCHW16c) where choose::winogradBlockedSuits says so (AVX-512;
+// 16 | C for X, 16 | M for Y; a residual z has Y's layout).
 // tile: 2 or 4, the F(m x m, 3x3) the weights are transformed for (chooseConv's).
 std::vector<PackedB> packWinogradWeights(const ConvGeom& g, const float* w, int tile);
 void convWinograd(ThreadPool& pool, const ConvGeom& g, const float* x, const std::vector<PackedB>& U, const float* b,
@@ -60,14 +52,12 @@ void convWinograd(ThreadPool& pool, const ConvGeom& g, const float* x, const std
 // both ways, not 1x1: B read straight from zero-padded polyphase
 // copies of the input, no im2col.
 // Needs the packed weights (packConvWeights).
-bool shiftedSuits(const ConvGeom& g);
 void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>& packed, const float* x,
                  const float* b, const float* z, float* y, const Activation& act);
 
 // Pointwise (1x1, stride 1, unpadded) convs with few output channels per
-// group (<= 64): the micro-kernel reads B straight from the input's channel planes
+// group: the micro-kernel reads B straight from the input's channel planes
 // (conv_shifted.cpp), since packing the input would cost as much as the GEMM.
-bool pointwiseDirectSuits(const ConvGeom& g);
 void convPointwiseDirect(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>& packed, const float* x,
                          const float* b, const float* z, float* y, const Activation& act);
 
@@ -75,15 +65,10 @@ void convPointwiseDirect(ThreadPool& pool, const ConvGeom& g, const std::vector<
 // convs with a horizontal stride of 1 or 2 and enough output channels per
 // group; tiles of up to 14 output pixels of a row times 32 channels, the
 // input read in place (or from a zero-padded copy). Weights packed by
-// packCvecWeights (per group: ceil(Mg / 32) panels of Cg*K x 32).
-bool cvecSuits(const ConvGeom& g);
-// Whether a plan with constant weights takes it over the GEMM strategies
-// (cvecSuits, and the shapes where it measured faster).
-bool cvecPreferred(const ConvGeom& g);
-// Whether convCvec can read x (in) / write y (out) in the blocked layout
-// NCHW16c (ops/kernel.h, BlockedSupport): one group, stride 1 or 2 both
-// ways, 16 | Cg for x, 16 | Mg for y. A residual z has y's layout.
-bool cvecBlockedSuits(const ConvGeom& g, bool in, bool out);
+// packCvecWeights (per group: ceil(Mg / 32) panels of Cg*K x 32). Where it
+// runs: choose::cvecSuits / cvecPreferred; x (in) / y (out) blocked
+// (NCHW16c) where choose::cvecBlockedSuits (one group, stride 1 or 2 both
+// ways, 16 | Cg for x, 16 | Mg for y; a residual z has y's layout).
 std::vector<PackedB> packCvecWeights(const ConvGeom& g, const float* w);
 // Sizes the kernel's per-thread scratch for g on every pool thread (at plan
 // time: a warm run must not allocate on a worker that ran none of it before).
@@ -98,7 +83,7 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
 // N); taps[k] = (k / 16) * rows * 16 + k % 16 for k < K, then
 // kCvecTapsPad zeros (read by the prefetch). Panels [p0, p1) of O; no
 // bias, no activation. `next` (or null): the K x 32 panel the caller runs
-// next, prefetched into L2 meanwhile. AVX-512 (cvecSuits' ISA).
+// next, prefetched into L2 meanwhile. AVX-512.
 constexpr int64_t kCvecTapsPad = 32;
 void cvecGemmBlocked(const float* A, int64_t rows, int64_t K, const int64_t* taps, const float* B, int64_t N,
                      float* O, int64_t p0, int64_t p1, const float* next = nullptr);
@@ -108,8 +93,7 @@ void cvecGemmBlocked(const float* A, int64_t rows, int64_t K, const int64_t* tap
 // both ways, no dilation); tiles of 8 output channels x 48 pixels of a row,
 // the input from a zero-padded copy split into column phases. Weights packed
 // by packPixvecWeights ([block of 8 channels][C * taps][8]). Chosen wherever
-// pixvecPreferred holds and the weights are constant.
-bool pixvecPreferred(const ConvGeom& g);
+// choose::pixvecPreferred holds and the weights are constant.
 std::vector<PackedB> packPixvecWeights(const ConvGeom& g, const float* w);
 void convPixvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
                 const float* b, const float* z, float* y, const Activation& act);
@@ -171,7 +155,7 @@ void depthwiseBlocks512(const ConvGeom& g, const float* x, const float* w, const
 // (X, Y and a residual z; AVX-512, 16 | M, any window, stride and
 // dilation; not Gelu): each tap one aligned load and multiply-add on 16
 // channels. Weights packed by packDepthwiseBlocked ([block of 16][tap][16]).
-bool depthwiseBlockedSuits(const ConvGeom& g, GemmActivation act);
+// Where: choose::depthwiseBlockedSuits.
 std::shared_ptr<float[]> packDepthwiseBlocked(const ConvGeom& g, const float* w);
 void depthwiseBlocked(ThreadPool& pool, const ConvGeom& g, const float* x, const float* wt, const float* b,
                       const float* z, float* y, const Activation& act);
@@ -179,9 +163,9 @@ void depthwiseBlocked(ThreadPool& pool, const ConvGeom& g, const float* x, const
 // A 1x1 expand Conv (ga: stride 1, unpadded, one group) and the depthwise
 // Conv reading its output (gb), in one pass (conv_expand_dw.cpp, AVX-512):
 // the expanded tensor only exists a band of rows at a time in per-thread
-// buffers. Suits: 2-d, depthwise multiplier 1, stride 1 or 2 both ways, no
-// dilation, an expand activation other than Gelu.
-bool expandDepthwiseSuits(const ConvGeom& ga, const ConvGeom& gb, const Activation& expandAct);
+// buffers. Takes (expandDepthwiseFits): 2-d, depthwise multiplier 1,
+// stride 1 or 2 both ways, no dilation; chosen (chooseExpandDepthwise) on
+// AVX-512 with an expand activation other than Gelu.
 void reserveExpandDepthwiseScratch(ThreadPool& pool);  // the same for convExpandDepthwise
 // rows3x3: the bands run on depthwise3x3Rows512, else depthwisePlanes512
 // (chooseExpandDepthwise's `second`).

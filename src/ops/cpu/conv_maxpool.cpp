@@ -40,12 +40,6 @@ bool convMaxPoolFits(const ConvGeom& cg, const pool::PoolGeom& pg) {
   return bandRows(cg, pg) >= 1;
 }
 
-bool convMaxPoolSuits(const ConvGeom& cg, const pool::PoolGeom& pg, const Activation& act) {
-  if (act.act == GemmActivation::kGelu || !pixvecPreferred(cg) || !pool::maxPoolS2PlanesFit(pg)) return false;
-  if (pg.img[1] != cg.grid[1] || pg.img[2] != cg.grid[2] || pg.planes != cg.N * cg.M) return false;
-  return bandRows(cg, pg) >= 1;
-}
-
 ConvMaxPoolBands convMaxPoolBands(const ConvGeom& cg, const pool::PoolGeom& pg) {
   ConvMaxPoolBands b;
   // Bands of (nearly) equal size, as many as the buffer needs: a short last

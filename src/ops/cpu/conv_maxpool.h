@@ -9,15 +9,10 @@
 
 namespace oinfer::conv {
 
-// Whether the fused kernel takes (cg, pg): the pixel-vector conv
-// (pixvecPreferred), the AVX-512 stride-2 pool (maxPoolS2PlanesFit), an
-// activation it applies in tiles (not Gelu), and a band of at least one
-// pool row fitting the per-thread buffer.
 // What the fused kernel can hold (conv_select.cpp chooses it): the stride-2
 // pool kernel's windows (maxPoolS2PlanesFit), shapes that agree, and a band
 // of at least one pool row fitting the per-thread buffer.
 bool convMaxPoolFits(const ConvGeom& cg, const pool::PoolGeom& pg);
-bool convMaxPoolSuits(const ConvGeom& cg, const pool::PoolGeom& pg, const Activation& act);
 
 // The bands of pool output rows, made once per shape: band i pools conv
 // rows [r0[i], r1[i]) into pool rows [p0[i], p1[i]) (geom[i]: the pool's
@@ -31,7 +26,7 @@ ConvMaxPoolBands convMaxPoolBands(const ConvGeom& cg, const pool::PoolGeom& pg);
 // Sizes the per-thread band buffer on every pool thread (at plan time).
 void reserveConvMaxPoolScratch(ThreadPool& pool);
 
-// y = MaxPool(act(Conv(x, W) + b)) where convMaxPoolSuits; `packed` from
+// y = MaxPool(act(Conv(x, W) + b)) where chooseConvMaxPool takes it; `packed` from
 // packPixvecWeights(cg, W).
 void convMaxPool(ThreadPool& pool, const ConvGeom& cg, const pool::PoolGeom& pg, const ConvMaxPoolBands& bands,
                  const std::vector<PackedB>& packed, const float* x, const float* b, const Activation& act, float* y);

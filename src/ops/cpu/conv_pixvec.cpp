@@ -116,14 +116,6 @@ bool pixvecFits(const ConvGeom& g) {
   return phaseLayout(g).Wq <= kMaxRowCols;
 }
 
-bool pixvecPreferred(const ConvGeom& g) {
-  if (!gemm::avx512Kernels()) return false;
-  if (g.k[0] != 1 || g.grid[0] != 1 || g.img[0] != 1 || g.G != 1) return false;
-  if (g.s[1] != g.s[2] || (g.s[2] != 1 && g.s[2] != 2) || g.dil[1] != 1 || g.dil[2] != 1) return false;
-  if (g.Cg > kMaxChannels || g.Cg * g.K > kMaxSteps || g.Mg < kChans) return false;
-  return g.grid[2] >= 16 && phaseLayout(g).Wq <= kMaxRowCols;  // a whole vector per row
-}
-
 std::vector<PackedB> packPixvecWeights(const ConvGeom& g, const float* w) {
   const int64_t CK = g.Cg * g.K, blocks = (g.M + kChans - 1) / kChans;
   PackedB p;

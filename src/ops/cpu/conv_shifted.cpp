@@ -121,15 +121,6 @@ void forPanels(ThreadPool& pool, int64_t panels, int64_t mTiles, F&& fn) {
 
 }  // namespace
 
-bool pointwiseDirectSuits(const ConvGeom& g) {
-  // Few output channels: packing B (the whole input) costs about as much as
-  // the GEMM, which reads it once per 12 output rows. Best of 50 at 2
-  // threads, in place vs packed: 128->16 @55 0.055 vs 0.21 ms, 96->24 @56
-  // 0.056 vs 0.096, 192->48 @28 0.055 vs 0.092, 384->64 @14 0.042 vs 0.055;
-  // even at 64->64 @56 and 32->96 @112, packed ahead at 256->64 @56.
-  return gemm::isa().shifted != nullptr && g.Mg <= 64 && g.gridSize >= 2 * gemm::isa().nr;
-}
-
 void convPointwiseDirect(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>& packed, const float* x,
                          const float* b, const float* z, float* y, const Activation& act) {
   const gemm::Isa& I = gemm::isa();
@@ -159,10 +150,6 @@ void convPointwiseDirect(ThreadPool& pool, const ConvGeom& g, const std::vector<
         else runPanel(job, t0, t1, nullptr, shifts, cols, xg + col, g.imgSize);
       });
     }
-}
-
-bool shiftedSuits(const ConvGeom& g) {
-  return gemm::isa().shifted != nullptr && g.k[0] == 1 && g.grid[0] == 1 && g.s[1] == g.s[2] && g.K > 1;
 }
 
 void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>& packed, const float* x,

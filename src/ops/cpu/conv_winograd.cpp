@@ -31,7 +31,7 @@
 // direct convolution by rounding only (~1e-6 relative); F(4x4)'s (points 0,
 // +-1, +-2: B^T's 4 and 5, G's 1/6 and 1/24, A^T's 8) lose more, up to
 // ~2e-5 of the output's range over 256 channels (numpy, float32), as other
-// engines' F(4x4) do. Which m a conv gets: winogradOutputTile.
+// engines' F(4x4) do. Which m a conv gets: conv_select.cpp.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -297,8 +297,9 @@ __attribute__((target("avx512f"))) void outputTransformB(const ConvGeom& g, cons
 // The AVX-512 path (gemm::avx512Kernels: cvecGemmBlocked's ISA) or the
 // portable one; the weights are packed for the one that runs. The AVX-512
 // transforms gather and scatter 16 channel planes with int32 offsets, so
-// they take planes of fewer than 2^31 / 16 pixels (winogradSuits refuses
-// larger ones there: the portable path cannot read weights packed for it).
+// they take planes of fewer than 2^31 / 16 pixels (winogradOffsetsFit: the
+// choice refuses larger ones there; the portable path cannot read weights
+// packed for it).
 bool vectorPath() { return gemm::avx512Kernels(); }
 bool offsetsFit(const ConvGeom& g) {
   return g.imgSize * 16 < (int64_t{1} << 31) && g.gridSize * 16 < (int64_t{1} << 31);
@@ -456,53 +457,7 @@ void run(ThreadPool& pool, const ConvGeom& g, const float* x, const std::vector<
 
 }  // namespace
 
-namespace {
-
-bool winograd3x3(const ConvGeom& g) {
-  return g.G == 1 && g.k[0] == 1 && g.grid[0] == 1 && g.k[1] == 3 && g.k[2] == 3 && g.s[1] == 1 && g.s[2] == 1 &&
-         g.dil[1] == 1 && g.dil[2] == 1;
-}
-
-int64_t tilesOf(const ConvGeom& g, int64_t m) { return ((g.grid[1] + m - 1) / m) * ((g.grid[2] + m - 1) / m); }
-
-}  // namespace
-
 bool winogradOffsetsFit(const ConvGeom& g) { return offsetsFit(g); }
-
-int winogradOutputTile(const ConvGeom& g) {
-  // F(4x4) on the AVX-512 path where it has 16 tiles or more and either 49
-  // or more, or transformed weights (36 C M floats) under 4 MiB: the GEMMs
-  // read each weight once per tile, so over few tiles weights that miss L2
-  // make them memory-bound. Kernel bench, 2 threads, X and Y blocked, input
-  // written by both threads, medians of 100: 3x3 64 @56 0.35-0.42 ms (the
-  // channel-vector kernel 0.89-0.97); 128 @28 0.27-0.33 (F(2x2) 0.46-0.58);
-  // 256 @14 0.48-0.54 against F(2x2)'s 0.50-0.53, so F(2x2) keeps it (4.2
-  // MiB of weights, not 9.4); 512 @7 (4 tiles, 37 MiB) no faster than the
-  // channel-vector kernel. SqueezeNet's expand3x3 against the channel-vector
-  // kernel: 16->64 @55 0.16-0.22 vs 0.30-0.31, 48->192 @13 0.08-0.10 vs
-  // 0.15, 64->256 @13 0.15-0.16 vs 0.21-0.25.
-  if (!vectorPath() || g.C < 16 || tilesOf(g, 4) < 16) return 2;
-  if (tilesOf(g, 4) >= 49 || 36 * g.C * g.M * int64_t(sizeof(float)) <= (int64_t{4} << 20)) return 4;
-  return 2;
-}
-
-bool winogradSuits(const ConvGeom& g) {
-  // 2-d 3x3, stride 1, no dilation, one group, 64+ outputs; F(4x4) as
-  // winogradOutputTile says; F(2x2) with 128+ input channels and 36+ tiles
-  // (outputs of 12x12 and up). F(2x2) against the shifted-input GEMM (2
-  // threads, one run): 128 ch @28 0.97-1.09 vs 1.32-1.47 ms, 256 ch @14
-  // 1.08-1.24 vs 1.14-1.43; even at 64 ch @56, and 1.7x slower at 16 ch.
-  if (!winograd3x3(g) || g.M < 64 || (vectorPath() && !offsetsFit(g))) return false;
-  if (winogradOutputTile(g) == 4) return true;
-  return g.C >= 128 && tilesOf(g, 2) >= 36;
-}
-
-bool winogradBlockedSuits(const ConvGeom& g, bool in, bool out) {
-  if (!vectorPath()) return false;
-  if (in && g.C % 16 != 0) return false;
-  if (out && g.M % 16 != 0) return false;
-  return in || out;
-}
 
 std::vector<PackedB> packWinogradWeights(const ConvGeom& g, const float* w, int tile) {
   return tile == 4 ? packWeights<4>(g, w) : packWeights<2>(g, w);
