@@ -21,10 +21,9 @@
 //    (block, tile)). A blocked X is read and a blocked Y written with plain
 //    loads and stores (the layout the plan keeps ResNet's bottlenecks in); an
 //    NCHW X is gathered, an NCHW Y scattered, 16 channel planes at a time.
-//    (The transforms before this vectorised over 12 tiles into the packed
-//    GEMM's A layout, a gather per window value and a scatter per output:
-//    two thirds of F(4x4)'s time at 64 ch @56, 2 threads: 0.66-0.70 ms;
-//    now 0.41 in NCHW, 0.35 blocked.)
+//    (Transforms vectorised over 12 tiles into the packed GEMM's A layout,
+//    a gather per window value and a scatter per output, took two thirds
+//    of F(4x4)'s time: tools/bench/TUNING.md.)
 //  - elsewhere: scalar transforms, V in the packed GEMM's A layout, the
 //    packed GEMM (threads over xi).
 // F(2x2)'s constants are 0, +-1 and +-1/2, so its result differs from
