@@ -370,8 +370,11 @@ class ConvKernel final : public Kernel {
     dispatchType<float, double>(x.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* bp = b ? b->data<T>() : nullptr;
-      if (algo == ConvAlgorithm::kReferenceDepthwise) depthwise<T>(ctx.pool(), g, x.data<T>(), w.data<T>(), bp, y.data<T>());
-      else gemmConv<T>(ctx.pool(), g, algo == ConvAlgorithm::kReferenceGemm1x1, x.data<T>(), w.data<T>(), bp, y.data<T>());
+      if (algo == ConvAlgorithm::kReferenceDepthwise)
+        depthwise<T>(ctx.pool(), g, x.data<T>(), w.data<T>(), bp, y.data<T>());
+      else
+        gemmConv<T>(ctx.pool(), g, algo == ConvAlgorithm::kReferenceGemm1x1, x.data<T>(), w.data<T>(), bp,
+                    y.data<T>());
     }, node_);
   }
 
@@ -526,7 +529,8 @@ class FusedConvMaxPoolKernel final : public Kernel {
       try {
         const ConvGeom cg = convGeom(node, attrs_, group_, toStatic(xi->shape), consts_[1].shape());
         const pool::PoolGeom pg = pool::poolGeom(node, poolAttrs_, {cg.N, cg.M, cg.grid[1], cg.grid[2]});
-        planned_ = conv::chooseConvMaxPool(cg, pg, act_.act, true).name();
+        const conv::ConvChoice c = conv::chooseConvMaxPool(cg, pg, act_.act, true);
+        planned_ = c.fallback ? c.name() + " + maxpool" : c.name();
       } catch (const Error&) {
         planned_.clear();  // run() reports it
       }

@@ -131,8 +131,8 @@ ConvChoice plannedChoice(const ConvGeom& g, GemmActivation act, bool blocked, co
   const bool pointwise = isPointwise(g), inTile = act != GemmActivation::kGelu;
   if (!pointwise && choose::winogradSuits(g, f)) {
     const bool f4 = choose::winogradOutputTile(g, f) == 4;
-    return {f4 ? ConvAlgorithm::kWinogradF4 : ConvAlgorithm::kWinogradF2,
-            avx512(f) ? KernelIsa::kAvx512 : cpu::vectorIsa(f)};
+    // The AVX-512 path, or portable transforms around the packed GEMM.
+    return {f4 ? ConvAlgorithm::kWinogradF4 : ConvAlgorithm::kWinogradF2, cpu::vectorIsa(f)};
   }
   if (!pointwise && inTile && choose::pixvecPreferred(g, f)) return {ConvAlgorithm::kPixelVec, KernelIsa::kAvx512};
   // Asked for the blocked layout: the kernel must still fill its vectors.

@@ -54,22 +54,25 @@ const char* algorithmName(ConvAlgorithm a);
 // What chooseConv decides from.
 struct ConvQuery {
   ConvGeom g;
-  bool float32 = true;      // float32 data (float16 / bfloat16 run through it); else the reference path
+  bool float32 = true;  // float32 data (float16 / bfloat16 run through it); else the reference path
   GemmActivation act = GemmActivation::kNone;  // FusedConv's activation
-  bool residual = false;    // FusedConv's residual input Z
-  bool constWeights = false;  // weights constant and this geometry known at plan time (packed / transformed then)
+  bool residual = false;                       // FusedConv's residual input Z
+  // Weights constant and this geometry known at plan time: they may be
+  // transformed then (Winograd, the tile kernels' panels).
+  bool constWeights = false;
   bool inBlocked = false, outBlocked = false;  // X / Y (and Z) in NCHW16c
 };
 
 struct ConvChoice {
   ConvAlgorithm algo = ConvAlgorithm::kNone;
   cpu::KernelIsa isa = cpu::KernelIsa::kPortable;
-  // FusedConvDepthwise's depthwise half; FusedConvMaxPool's and
-  // FusedConvDepthwise's fallback: the first Conv (`algo`) and the second
-  // (FusedConvDepthwise's depthwise, `second`) run apart.
+  // FusedConvDepthwise: the depthwise plane kernel the fused kernel runs its
+  // bands on, or (fallback) the depthwise Conv's own choice.
   ConvAlgorithm second = ConvAlgorithm::kNone;
   cpu::KernelIsa secondIsa = cpu::KernelIsa::kPortable;
-  bool fallback = false;  // the fused node's two ops run apart
+  // A fused node whose kernel does not apply: its Convs (`algo`, and
+  // `second` for FusedConvDepthwise) run apart through a buffer.
+  bool fallback = false;
   std::string name() const;  // "winograd-f4x4 avx512", for Kernel::algorithm
 };
 
@@ -85,9 +88,9 @@ struct ConvBlocked {
 };
 ConvBlocked convBlockedLayouts(const ConvGeom& g, GemmActivation act, const cpu::CpuFeatures& f = cpu::cpuFeatures());
 
-// FusedConvMaxPool: the fused kernel (algo kConvMaxPool, second the pool)
-// where it applies (constant weights, AVX-512), else the Conv's choice
-// (fallback) then the MaxPool.
+// FusedConvMaxPool: the fused kernel (kConvMaxPool) where it applies
+// (constant weights, AVX-512, the pixel-vector conv's shapes, a stride-2
+// pool), else the Conv's choice (fallback) then the MaxPool.
 ConvChoice chooseConvMaxPool(const ConvGeom& cg, const pool::PoolGeom& pg, GemmActivation act, bool constWeights,
                              const cpu::CpuFeatures& f = cpu::cpuFeatures());
 // FusedConvDepthwise: the fused kernel (algo kExpandDepthwise, second the
