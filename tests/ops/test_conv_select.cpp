@@ -114,6 +114,15 @@ TEST(ConvSelect, ModelLayers) {
   }
 }
 
+TEST(ConvSelect, NoSimd) {
+  const cpu::CpuFeatures none;  // OINFER_CPU_CAP=generic
+  EXPECT_EQ(planned(geom(128, 128, 28, 28, 3, 1, 1), none), "winograd-f2x2 portable");
+  EXPECT_EQ(planned(geom(64, 64, 56, 56, 1), none), "gemm-1x1-inplace portable");
+  EXPECT_EQ(planned(geom(3, 64, 224, 224, 7, 2, 3), none), "shifted-gemm portable");
+  EXPECT_EQ(planned(geom(64, 128, 28, 28, 3, 1, 1, 2), none), "shifted-gemm portable") << "grouped";
+  EXPECT_EQ(planned(dw(144, 56, 3, 1), none), "depthwise-loop portable");
+}
+
 TEST(ConvSelect, AttributesAndLayout) {
   const cpu::CpuFeatures f = avx512Features();
   // Gelu has no in-tile form: a strided conv leaves the channel-vector kernel.
@@ -179,6 +188,29 @@ TEST(ConvSelect, GemmFamily) {
   EXPECT_EQ(cpu::chooseGemm(true, false, avx2Features()).name(), "gemm avx2");
   EXPECT_EQ(cpu::chooseGemm(true, true, cpu::CpuFeatures{}).name(), "gemm-packed-b portable");
   EXPECT_EQ(cpu::chooseGemm(false, true, avx512Features()).name(), "reference portable");
+}
+
+TEST(PoolSelect, MaxPoolKernels) {
+  auto pg = [](int64_t k, int64_t s, int64_t pad, int64_t dil = 1) {
+    shape::WindowAttrs a;
+    a.kernel = {k, k};
+    a.strides = {s, s};
+    a.dilations = {dil, dil};
+    a.pads = {pad, pad, pad, pad};
+    return pool::poolGeom(Node{}, a, {1, 64, 112, 112});
+  };
+  const cpu::CpuFeatures f512 = avx512Features(), f2 = avx2Features();
+  EXPECT_EQ(pool::choosePool(pg(3, 2, 1), true, true, false, false, f512).name(), "maxpool-s2-planes avx512");
+  EXPECT_EQ(pool::choosePool(pg(3, 2, 1), true, true, false, false, f2).name(), "maxpool-rows portable");
+  EXPECT_EQ(pool::choosePool(pg(3, 1, 1), true, true, false, false, f512).name(), "maxpool-rows avx512");
+  EXPECT_EQ(pool::choosePool(pg(3, 2, 1), true, true, true, false, f512).name(), "maxpool-windows portable")
+      << "an Indices output";
+  EXPECT_EQ(pool::choosePool(pg(3, 1, 2, 2), true, true, false, false, f512).name(), "maxpool-windows portable")
+      << "dilation";
+  EXPECT_EQ(pool::choosePool(pg(3, 2, 1), true, false, false, false, f512).name(), "maxpool-windows portable")
+      << "float64";
+  EXPECT_EQ(pool::choosePool(pg(3, 2, 1), true, true, false, true, f512).name(), "maxpool-blocked avx512");
+  EXPECT_EQ(pool::choosePool(pg(3, 2, 1), false, true, false, false, f512).name(), "sum-windows portable");
 }
 
 // Session::plan() reports each step's algorithm: a Conv's and a MatMul's.

@@ -267,7 +267,8 @@ class ConvKernel final : public Kernel {
     if (geom_) {
       conv::ConvQuery q;
       q.g = *geom_;
-      q.float32 = xi->dtype == DataType::kFloat;
+      // float64 runs the reference path; float32 (float16 / bfloat16 widened to it) the rest.
+      q.float32 = (w_.defined() ? w_.dtype() : xi->dtype) != DataType::kDouble;
       q.act = act_.act;
       q.residual = fused_ && init.hasInput(3);
       q.constWeights = constW && w_.shape() == wShape_;
