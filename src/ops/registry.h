@@ -27,7 +27,11 @@ struct OpDef {
   shape::ShapeFn shape;
   KernelFactory cpu;
   KernelFactory cuda;           // empty: no CUDA kernel (falls back to CPU)
-  std::vector<DataType> types;  // the dtypes the CPU kernel handles (for docs and load checks)
+  // The dtypes the CPU kernel takes for input `typedInput` (its primary type
+  // constraint): the one list docs/operators.md shows and the planner checks
+  // (a node whose input has another dtype is an Error naming the node, the
+  // input and both, before any kernel is made). Empty: not checked.
+  std::vector<DataType> types;
   int viewOfInput = -1;         // >= 0: output 0 is a view of that input (Reshape-like)
   bool deterministic = true;    // false for random ops: never constant-folded
   BlockedFn blocked;            // empty: the CPU kernel reads and writes NCHW only
@@ -38,6 +42,10 @@ struct OpDef {
   // Reads only input 0's shape, never its data (Shape, Size): runs wherever
   // that input lives, with no copy.
   bool readsShapeOnly = false;
+  // Which input `types` constrains; -1: none (an op whose listed type is
+  // only its output's). (Last, so the positional OpDef{...} initializers of
+  // the families keep their meaning.)
+  int typedInput = 0;
 };
 
 class Registry {

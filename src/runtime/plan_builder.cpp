@@ -3,11 +3,34 @@
 // requested results; then the device placement and the arena layout.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "ops/evaluate.h"
 #include "runtime/executor.h"
 #include "shape/infer.h"
 
 namespace oinfer::runtime {
+
+namespace {
+
+// The registry's type list is the kernel's contract: a node whose typed
+// input (OpDef::typedInput) has a dtype the CPU kernel does not take is
+// refused here, before a kernel could read its memory as another type.
+void checkInputType(const OpDef& def, const Node& node, const Plan& plan, const std::vector<int>& in) {
+  if (def.types.empty() || def.typedInput < 0 || def.typedInput >= static_cast<int>(in.size())) return;
+  const int id = in[def.typedInput];
+  if (id < 0) return;
+  const Slot& s = plan.slots[id];
+  if (s.type.kind != ValueKind::kTensor || s.type.dtype == DataType::kUndefined) return;
+  if (std::find(def.types.begin(), def.types.end(), s.type.dtype) != def.types.end()) return;
+  std::string list;
+  for (DataType t : def.types) list += (list.empty() ? "" : ", ") + std::string(dataTypeName(t));
+  throw Error(ErrorCode::kTypeMismatch, node.describe() + ": input " + std::to_string(def.typedInput) + " '" +
+                                            node.inputs[def.typedInput] + "' is " + dataTypeName(s.type.dtype) +
+                                            "; the kernel takes " + list);
+}
+
+}  // namespace
 
 std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, const std::vector<std::string>& fetch) {
   auto plan = std::make_shared<Plan>();
@@ -98,6 +121,7 @@ std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, co
     };
     for (const auto& i : node.inputs) bindInput(i);
     for (const auto& i : implicitInputs(node)) bindInput(i);
+    checkInputType(*step.def, node, *plan, step.in);
     step.view = step.def->viewOfInput >= 0;
     for (const auto& o : node.outputs) {
       if (o.empty()) {
