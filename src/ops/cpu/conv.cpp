@@ -209,6 +209,16 @@ Strategy plannedStrategy(const ConvGeom& g, GemmActivation act, bool cvec) {
   return st;
 }
 
+// The workspace the float32 algorithm `st` takes for g (conv_fast.h).
+ScratchNeed scratchFor(const ConvGeom& g, Strategy st, bool inBlocked, int threads) {
+  switch (st) {
+    case Strategy::kWinograd: return conv::winogradScratch(g);
+    case Strategy::kPixelVec: return conv::pixvecScratch(g);
+    case Strategy::kChannelVec: return conv::cvecScratch(g, inBlocked, threads);
+    default: return conv::convFloatScratch(g, st, threads);
+  }
+}
+
 // Which of X, Y (and FusedConv's residual Z, tied to Y) can be blocked
 // (ops/kernel.h): float32, 2-d, constant 4-d weights, one group, a static
 // input shape, and a conv that takes Winograd (as winogradBlockedSuits
@@ -258,7 +268,6 @@ class ConvKernel final : public Kernel {
     fused_ = node_.opType == "FusedConv";
     inBlocked_ = init.inBlocked(0);
     outBlocked_ = init.outBlocked(0);
-    reserveThreadScratch(init.pool);
     if (fused_) act_ = conv::parseActivation(node_);
     if (const Tensor* w = init.constInput(1)) w_ = *w;
     if (init.hasInput(2))
@@ -296,7 +305,6 @@ class ConvKernel final : public Kernel {
         packedB_ = conv::packPixvecWeights(*geom_, w_.data<float>());
       } else if (strategy_ == Strategy::kChannelVec) {
         packedB_ = conv::packCvecWeights(*geom_, w_.data<float>());
-        if (init.pool) conv::reserveCvecScratch(*init.pool, *geom_, inBlocked_);
       } else if (!(geom_ && strategy_ == Strategy::kDepthwise)) {
         packed_ = conv::packConvWeights(wg, w_.data<float>());
       }
@@ -312,6 +320,10 @@ class ConvKernel final : public Kernel {
         init.fail("planned in the blocked layout, but neither the channel-vector kernel, Winograd nor the blocked "
                   "depthwise kernel applies");
     }
+    // The planned shape's scratch; a float32 run with another shape gets
+    // its own from the algorithm (conv_fast.h).
+    if (geom_ && xi->dtype == DataType::kFloat)
+      scratch_ = requestWorkspace(init, scratchFor(*geom_, strategy_, inBlocked_, init.threads()));
   }
 
   void run(KernelContext& ctx) override {
@@ -345,19 +357,22 @@ class ConvKernel final : public Kernel {
                ", expected the output's " + shapeToString(y.shape()));
     if (y.numel() == 0) return;
     if (x.dtype() == DataType::kFloat) {
+      // The requested workspace holds the planned shape's needs (the
+      // algorithms check, and allocate for another shape).
+      const Workspace ws = scratch_ ? workspace(ctx, *scratch_) : Workspace{};
       if (st == Strategy::kWinograd) {
         conv::convWinograd(ctx.pool(), g, x.data<float>(), packedB_, b ? b->data<float>() : nullptr,
-                           z ? z->data<float>() : nullptr, y.data<float>(), act_, inBlocked_, outBlocked_);
+                           z ? z->data<float>() : nullptr, y.data<float>(), act_, inBlocked_, outBlocked_, ws);
         return;
       }
       if (st == Strategy::kPixelVec) {
         conv::convPixvec(ctx.pool(), g, packedB_, x.data<float>(), b ? b->data<float>() : nullptr,
-                         z ? z->data<float>() : nullptr, y.data<float>(), act_);
+                         z ? z->data<float>() : nullptr, y.data<float>(), act_, ws);
         return;
       }
       if (st == Strategy::kChannelVec) {
         conv::convCvec(ctx.pool(), g, packedB_, x.data<float>(), b ? b->data<float>() : nullptr,
-                       z ? z->data<float>() : nullptr, y.data<float>(), act_, inBlocked_, outBlocked_);
+                       z ? z->data<float>() : nullptr, y.data<float>(), act_, inBlocked_, outBlocked_, ws);
         return;
       }
       if (st == Strategy::kDepthwise && dwBlocked_) {
@@ -367,7 +382,7 @@ class ConvKernel final : public Kernel {
       }
       const bool usePacked = w_.defined() && st != Strategy::kDepthwise;
       conv::convFloat(ctx.pool(), g, st, x.data<float>(), w.data<float>(), usePacked ? packed_ : noPacked_,
-                      b ? b->data<float>() : nullptr, z ? z->data<float>() : nullptr, y.data<float>(), act_);
+                      b ? b->data<float>() : nullptr, z ? z->data<float>() : nullptr, y.data<float>(), act_, ws);
       return;
     }
     if (fused_) ctx.fail("FusedConv runs on float32 only, got " + std::string(dataTypeName(x.dtype())));
@@ -394,6 +409,7 @@ class ConvKernel final : public Kernel {
   // weights in 32-channel panels (packCvecWeights).
   std::vector<PackedB> packedB_;
   std::shared_ptr<float[]> dwBlocked_;  // depthwise on the blocked layout: packDepthwiseBlocked
+  std::optional<WorkspaceIds> scratch_;  // requested for geom_ and strategy_
 };
 
 // ai.oinfer FusedConvDepthwise (fuse_conv_depthwise pass): a 1x1 Conv (W, B,
@@ -412,7 +428,21 @@ class FusedConvDepthwiseKernel final : public Kernel {
       if (init.hasInput(i))
         if (const Tensor* t = init.constInput(i)) consts_[i] = *t;
     attrs_ = shape::parseWindowAttrs(node, 2, false);
-    if (init.pool) conv::reserveExpandDepthwiseScratch(*init.pool);
+    // With static shapes, scratch for whichever path runs: the fused
+    // kernel's bands, or the two Convs in turn.
+    auto known = [&](size_t i) {
+      return init.hasInput(i) && init.inputs[i]->hasShape && isStatic(init.inputs[i]->shape);
+    };
+    if (known(0) && known(1) && known(3) && init.inputs[0]->shape.size() == 4 && init.inputs[1]->shape.size() == 4) {
+      const std::vector<int64_t> xs = toStatic(init.inputs[0]->shape), w2s = toStatic(init.inputs[3]->shape);
+      const int64_t E = toStatic(init.inputs[1]->shape)[0];
+      const ConvGeom ga = expandGeom(xs, E);
+      const ConvGeom gb = convGeom(node, attrs_, E, {xs[0], E, xs[2], xs[3]}, w2s);
+      ScratchNeed need = conv::expandDepthwiseScratch();
+      need.cover(conv::convFloatScratch(ga, conv::chooseStrategy(ga), init.threads()));
+      need.cover(conv::convFloatScratch(gb, conv::chooseStrategy(gb), init.threads()));
+      scratch_ = requestWorkspace(init, need);
+    }
   }
 
   void run(KernelContext& ctx) override {
@@ -441,14 +471,8 @@ class FusedConvDepthwiseKernel final : public Kernel {
     // (convGeom checks W_dw against them and the group). Kept while the
     // shapes stay (the next run with them allocates nothing).
     if (x.shape() != xShape_ || w2->shape() != w2Shape_) {
-      ConvGeom ga;
-      ga.N = N;
-      ga.C = ga.Cg = C;
-      ga.M = ga.Mg = E;
-      ga.img = ga.grid = {1, H, W};
-      ga.imgSize = ga.gridSize = H * W;
       gb_ = convGeom(node, attrs_, E, {N, E, H, W}, w2->shape());
-      ga_ = ga;
+      ga_ = expandGeom(x.shape(), E);
       xShape_ = x.shape();
       w2Shape_ = w2->shape();
     }
@@ -458,9 +482,11 @@ class FusedConvDepthwiseKernel final : public Kernel {
     if (y.numel() == 0) return;
     const float* b1p = b1 ? b1->data<float>() : nullptr;
     const float* b2p = b2 ? b2->data<float>() : nullptr;
+    // Sized for the planned shapes; the algorithms check it.
+    const Workspace ws = scratch_ ? workspace(ctx, *scratch_) : Workspace{};
     if (conv::expandDepthwiseSuits(ga, gb, act1_)) {
       conv::convExpandDepthwise(ctx.pool(), ga, gb, x.data<float>(), w1->data<float>(), b1p, act1_,
-                                w2->data<float>(), b2p, act2_, y.data<float>());
+                                w2->data<float>(), b2p, act2_, y.data<float>(), ws);
       return;
     }
     // The two Convs in turn. A constant W is packed for the GEMM the first
@@ -469,12 +495,24 @@ class FusedConvDepthwiseKernel final : public Kernel {
     if (expanded_.size() < need) expanded_.resize(need);
     if (w1 == &consts_[1] && packed1_.empty()) packed1_ = conv::packConvWeights(ga, w1->data<float>());
     conv::convFloat(ctx.pool(), ga, conv::chooseStrategy(ga), x.data<float>(), w1->data<float>(),
-                    w1 == &consts_[1] ? packed1_ : noPacked_, b1p, nullptr, expanded_.data(), act1_);
+                    w1 == &consts_[1] ? packed1_ : noPacked_, b1p, nullptr, expanded_.data(), act1_, ws);
     conv::convFloat(ctx.pool(), gb, conv::chooseStrategy(gb), expanded_.data(), w2->data<float>(), noPacked_, b2p,
-                    nullptr, y.data<float>(), act2_);
+                    nullptr, y.data<float>(), act2_, ws);
   }
 
  private:
+  // The 1x1 expand's geometry over x (N, C, H, W) into E channels.
+  static ConvGeom expandGeom(const std::vector<int64_t>& xs, int64_t E) {
+    ConvGeom ga;
+    ga.N = xs[0];
+    ga.C = ga.Cg = xs[1];
+    ga.M = ga.Mg = E;
+    ga.img = ga.grid = {1, xs[2], xs[3]};
+    ga.imgSize = ga.gridSize = xs[2] * xs[3];
+    return ga;
+  }
+
+  std::optional<WorkspaceIds> scratch_;  // for the planned shapes
   conv::Activation act1_, act2_;
   Tensor consts_[5];
   WindowAttrs attrs_;
@@ -501,7 +539,18 @@ class FusedConvMaxPoolKernel final : public Kernel {
     for (size_t i = 1; i < 3; ++i)
       if (init.hasInput(i))
         if (const Tensor* t = init.constInput(i)) consts_[i] = *t;
-    if (init.pool) conv::reserveConvMaxPoolScratch(*init.pool);
+    // With static shapes, scratch for whichever path runs (fused, or the
+    // Conv apart).
+    auto known = [&](size_t i) {
+      return init.hasInput(i) && init.inputs[i]->hasShape && isStatic(init.inputs[i]->shape);
+    };
+    if (known(0) && known(1) && init.inputs[0]->shape.size() == 4) {
+      const ConvGeom cg =
+          convGeom(node, attrs_, group_, toStatic(init.inputs[0]->shape), toStatic(init.inputs[1]->shape));
+      ScratchNeed need = conv::convMaxPoolScratch(cg);
+      need.cover(conv::convFloatScratch(cg, conv::chooseStrategy(cg), init.threads()));
+      scratch_ = requestWorkspace(init, need);
+    }
   }
 
   void run(KernelContext& ctx) override {
@@ -535,19 +584,21 @@ class FusedConvMaxPoolKernel final : public Kernel {
     Tensor& y = ctx.output(0);
     if (y.numel() == 0) return;
     const float* bp = b ? b->data<float>() : nullptr;
+    const Workspace ws = scratch_ ? workspace(ctx, *scratch_) : Workspace{};  // the algorithms check its size
     if (fused_) {
-      conv::convMaxPool(ctx.pool(), cg_, pg_, bands_, packed_, x.data<float>(), bp, act_, y.data<float>());
+      conv::convMaxPool(ctx.pool(), cg_, pg_, bands_, packed_, x.data<float>(), bp, act_, y.data<float>(), ws);
       return;
     }
     // Apart: the Conv into the kept buffer, then the MaxPool.
     const size_t need = size_t(cg_.N * cg_.M * cg_.gridSize);
     if (convOut_.size() < need) convOut_.resize(need);
     conv::convFloat(ctx.pool(), cg_, conv::chooseStrategy(cg_), x.data<float>(), w->data<float>(), noPacked_, bp,
-                    nullptr, convOut_.data(), act_);
+                    nullptr, convOut_.data(), act_, ws);
     pool::maxPoolFloat(ctx.pool(), pg_, convOut_.data(), y.data<float>());
   }
 
  private:
+  std::optional<WorkspaceIds> scratch_;  // for the planned shapes
   conv::Activation act_;
   int64_t group_ = 1;
   WindowAttrs attrs_, poolAttrs_;

@@ -34,10 +34,18 @@ ClampSplit splitClamp(const Activation& act);
 // One PackedA per group: W[g] as the Mg x Cg*K left operand.
 std::vector<PackedA> packConvWeights(const ConvGeom& g, const float* w);
 
+// Scratch: each algorithm below takes a Workspace (ops/cpu/workspace.h)
+// last and has a function giving what it needs for a geometry (on a pool
+// of `threads`), which the kernels request when they are made; given none
+// or too little (a shape known only at run time, tests, the kernel bench)
+// it allocates for the call.
+
 // y = act(conv(x, w) + b + z). `packed` may be empty (packs per call); b and
 // z may be null; z has y's shape.
+ScratchNeed convFloatScratch(const ConvGeom& g, Strategy st, int threads);
 void convFloat(ThreadPool& pool, const ConvGeom& g, Strategy st, const float* x, const float* w,
-               const std::vector<PackedA>& packed, const float* b, const float* z, float* y, const Activation& act);
+               const std::vector<PackedA>& packed, const float* b, const float* z, float* y, const Activation& act,
+               const Workspace& ws = {});
 
 // Winograd F(2x2, 3x3) or F(4x4, 3x3) (conv_winograd.cpp): for 2-d 3x3
 // stride-1 convs with enough channels and output tiles; chosen at plan time
@@ -50,23 +58,27 @@ bool winogradSuits(const ConvGeom& g);
 int winogradOutputTile(const ConvGeom& g);
 bool winogradBlockedSuits(const ConvGeom& g, bool in, bool out);
 std::vector<PackedB> packWinogradWeights(const ConvGeom& g, const float* w);
+ScratchNeed winogradScratch(const ConvGeom& g);
 void convWinograd(ThreadPool& pool, const ConvGeom& g, const float* x, const std::vector<PackedB>& U, const float* b,
-                  const float* z, float* y, const Activation& act, bool inBlocked = false, bool outBlocked = false);
+                  const float* z, float* y, const Activation& act, bool inBlocked = false, bool outBlocked = false,
+                  const Workspace& ws = {});
 
 // The shifted-input GEMM (conv_shifted.cpp) for 2-d convs with one stride
 // both ways, not 1x1: B read straight from zero-padded polyphase
 // copies of the input, no im2col.
 // Needs the packed weights (packConvWeights).
 bool shiftedSuits(const ConvGeom& g);
+ScratchNeed shiftedScratch(const ConvGeom& g);
 void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>& packed, const float* x,
-                 const float* b, const float* z, float* y, const Activation& act);
+                 const float* b, const float* z, float* y, const Activation& act, const Workspace& ws = {});
 
 // Pointwise (1x1, stride 1, unpadded) convs with few output channels per
 // group (<= 64): the micro-kernel reads B straight from the input's channel planes
 // (conv_shifted.cpp), since packing the input would cost as much as the GEMM.
 bool pointwiseDirectSuits(const ConvGeom& g);
+ScratchNeed pointwiseDirectScratch(const ConvGeom& g);
 void convPointwiseDirect(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>& packed, const float* x,
-                         const float* b, const float* z, float* y, const Activation& act);
+                         const float* b, const float* z, float* y, const Activation& act, const Workspace& ws = {});
 
 // Output channels in the vector lanes (conv_cvec.cpp, AVX-512): for 2-d
 // convs with a horizontal stride of 1 or 2 and enough output channels per
@@ -82,12 +94,10 @@ bool cvecPreferred(const ConvGeom& g);
 // ways, 16 | Cg for x, 16 | Mg for y. A residual z has y's layout.
 bool cvecBlockedSuits(const ConvGeom& g, bool in, bool out);
 std::vector<PackedB> packCvecWeights(const ConvGeom& g, const float* w);
-// Sizes the kernel's per-thread scratch for g on every pool thread (at plan
-// time: a warm run must not allocate on a worker that ran none of it before).
-void reserveCvecScratch(ThreadPool& pool, const ConvGeom& g, bool inBlocked);
+ScratchNeed cvecScratch(const ConvGeom& g, bool inBlocked, int threads);
 void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
               const float* b, const float* z, float* y, const Activation& act, bool inBlocked = false,
-              bool outBlocked = false);
+              bool outBlocked = false, const Workspace& ws = {});
 // The same kernel as a GEMM on the calling thread, for Winograd's
 // transformed tiles: O (rows x N) = A (rows x K) * B with A and O blocked by
 // 16 columns (row r's columns 16b..16b+15 at (b * rows + r) * 16), 16 | K;
@@ -108,8 +118,9 @@ void cvecGemmBlocked(const float* A, int64_t rows, int64_t K, const int64_t* tap
 // pixvecPreferred holds and the weights are constant.
 bool pixvecPreferred(const ConvGeom& g);
 std::vector<PackedB> packPixvecWeights(const ConvGeom& g, const float* w);
+ScratchNeed pixvecScratch(const ConvGeom& g);
 void convPixvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
-                const float* b, const float* z, float* y, const Activation& act);
+                const float* b, const float* z, float* y, const Activation& act, const Workspace& ws = {});
 // The same in steps, for callers that use its rows as they come
 // (FusedConvMaxPool): the phase copy of one image (by all threads, into the
 // caller's scratch), then output rows [oh0, oh1) of one block of 8 channels
@@ -125,7 +136,8 @@ struct PixvecPrep {
 };
 void pixvecPrepare(const ConvGeom& g, const Activation& act, PixvecPrep& prep);
 int64_t pixvecBlocks(const ConvGeom& g);
-const float* pixvecPhases(ThreadPool& pool, const ConvGeom& g, const float* xn);
+// `phases`: pixvecScratch(g).shared bytes (the call's shared part).
+const float* pixvecPhases(ThreadPool& pool, const ConvGeom& g, const float* xn, float* phases);
 void pixvecRows(const ConvGeom& g, const std::vector<PackedB>& packed, const PixvecPrep& prep, const float* phases,
                 int64_t oh0, int64_t oh1, int64_t mb, const float* b, const float* z, float* out, int64_t ldOut);
 
@@ -163,10 +175,10 @@ void depthwiseBlocked(ThreadPool& pool, const ConvGeom& g, const float* x, const
 // buffers. Suits: 2-d, depthwise multiplier 1, stride 1 or 2 both ways, no
 // dilation, an expand activation other than Gelu.
 bool expandDepthwiseSuits(const ConvGeom& ga, const ConvGeom& gb, const Activation& expandAct);
-void reserveExpandDepthwiseScratch(ThreadPool& pool);  // the same for convExpandDepthwise
+ScratchNeed expandDepthwiseScratch();
 void convExpandDepthwise(ThreadPool& pool, const ConvGeom& ga, const ConvGeom& gb, const float* x, const float* w1,
                          const float* b1, const Activation& act1, const float* w2, const float* b2,
-                         const Activation& act2, float* y);
+                         const Activation& act2, float* y, const Workspace& ws = {});
 
 // Parses a FusedConv's activation / activation_params attributes (with a
 // prefix: <prefix>activation, <prefix>activation_params).
