@@ -195,9 +195,9 @@ TEST(ZeroAllocation, WarmRunIntoTransformerEncoder) {
 
 // MobileNetV2's second block head at full size (1x1 16->96 + Clip, then a
 // 3x3 stride-2 depthwise + Clip on 112 x 112 planes): with the blocked
-// layout off, one FusedConvDepthwise after the passes, whose per-thread band
-// buffers are made on the first run; with it on (AVX-512), the two convs
-// apart with the expanded tensor blocked.
+// layout off, one FusedConvDepthwise after the passes, whose per-thread bands
+// are planned scratch; with it on (AVX-512), the two convs apart with the
+// expanded tensor blocked.
 TEST(ZeroAllocation, WarmRunIntoExpandDepthwise) {
   if (!OINFER_COUNT_ALLOCS) GTEST_SKIP() << "sanitizer build: it owns malloc, so allocations cannot be counted";
   ir::Graph g;
@@ -220,8 +220,8 @@ TEST(ZeroAllocation, WarmRunIntoExpandDepthwise) {
 }
 
 // The blocked kernels of this layout (AVX-512): a 1x1 16->64, a 3x3 64->64
-// on Winograd F(4x4) (its V / O scratch on the caller, its GEMMs on the
-// workers), a blocked depthwise 3x3 (its padded band on the stack), a
+// on Winograd F(4x4) (its V / O in the step's planned scratch, its GEMMs on
+// the workers), a blocked depthwise 3x3 (its padded band on the stack), a
 // squeeze-and-excitation scale (a blocked Mul), a 1x1 64->16: after the first
 // run, none allocates (five of the six convs take an activation and become
 // FusedConv; the plan's strategies depend on the ISA, the count does not).
@@ -259,8 +259,8 @@ TEST(ZeroAllocation, WarmRunIntoBlockedWinogradAndDepthwise) {
 
 // A SqueezeNet stem at full size (3x3 stride-2 Conv 3->64 + Relu, then a
 // 3x3 stride-2 MaxPool): one FusedConvMaxPool after the passes, whose
-// per-thread band buffers are made when the plan is, and whose input phase
-// copy lives in the calling thread's scratch after the first run.
+// per-thread bands and input phase copy are planned scratch (without
+// AVX-512, the Conv apart on weights packed once).
 TEST(ZeroAllocation, WarmRunIntoStemMaxPool) {
   if (!OINFER_COUNT_ALLOCS) GTEST_SKIP() << "sanitizer build: it owns malloc, so allocations cannot be counted";
   ir::Graph g;

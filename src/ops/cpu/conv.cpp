@@ -572,9 +572,14 @@ class FusedConvMaxPoolKernel final : public Kernel {
       pg_ = pool::poolGeom(node, poolAttrs_, {cg_.N, cg_.M, cg_.grid[1], cg_.grid[2]});
       fused_ = w == &consts_[1] && conv::convMaxPoolSuits(cg_, pg_, act_);
       packed_.clear();
+      packedApart_.clear();
       if (fused_) {
         bands_ = conv::convMaxPoolBands(cg_, pg_);
         packed_ = conv::packPixvecWeights(cg_, w->data<float>());
+      } else if (w == &consts_[1] && conv::chooseStrategy(cg_) != conv::Strategy::kDepthwise) {
+        // Apart, a constant W is packed once too (convFloat would pack it
+        // on every run).
+        packedApart_ = conv::packConvWeights(cg_, w->data<float>());
       }
       xShape_ = x.shape();
       wShape_ = w->shape();
@@ -592,8 +597,8 @@ class FusedConvMaxPoolKernel final : public Kernel {
     // Apart: the Conv into the kept buffer, then the MaxPool.
     const size_t need = size_t(cg_.N * cg_.M * cg_.gridSize);
     if (convOut_.size() < need) convOut_.resize(need);
-    conv::convFloat(ctx.pool(), cg_, conv::chooseStrategy(cg_), x.data<float>(), w->data<float>(), noPacked_, bp,
-                    nullptr, convOut_.data(), act_, ws);
+    conv::convFloat(ctx.pool(), cg_, conv::chooseStrategy(cg_), x.data<float>(), w->data<float>(),
+                    w == &consts_[1] ? packedApart_ : noPacked_, bp, nullptr, convOut_.data(), act_, ws);
     pool::maxPoolFloat(ctx.pool(), pg_, convOut_.data(), y.data<float>());
   }
 
@@ -609,7 +614,7 @@ class FusedConvMaxPoolKernel final : public Kernel {
   bool fused_ = false;
   conv::ConvMaxPoolBands bands_;
   std::vector<PackedB> packed_;
-  std::vector<PackedA> noPacked_;
+  std::vector<PackedA> packedApart_, noPacked_;  // the Conv apart: W packed when constant
   std::vector<float> convOut_;
 };
 
