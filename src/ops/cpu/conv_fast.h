@@ -37,8 +37,8 @@ std::vector<PackedA> packConvWeights(const ConvGeom& g, const float* w);
 // Scratch: each algorithm below takes a Workspace (ops/cpu/workspace.h)
 // last and has a function giving what it needs for a geometry (on a pool
 // of `threads`), which the kernels request when they are made; given none
-// or too little (a shape known only at run time, tests, the kernel bench)
-// it allocates for the call.
+// or too little (a shape known only at run time, a direct caller such as a
+// test) it allocates for the call.
 
 // y = act(conv(x, w) + b + z). `packed` may be empty (packs per call); b and
 // z may be null; z has y's shape.

@@ -5,8 +5,8 @@
 // ScratchSpan::mine). Each routine has a function giving its ScratchNeed
 // for a shape, so a kernel factory requests it when the plan's shapes are
 // static (requestWorkspace) and warm runs allocate nothing. A routine given
-// too small a workspace (a shape known only at run time, tests, the kernel
-// bench) allocates one for that call (CallWorkspace).
+// none or too small a one (a shape known only at run time, a direct caller
+// such as a test) allocates its own for that call (CallWorkspace).
 #pragma once
 
 #include <algorithm>

@@ -23,7 +23,8 @@
 // kMc x kKc and kKc x kNc, gemm_internal.h); shared, op(A) packed whole
 // when the driver splits the columns over the threads. gemmScratch gives
 // the sizes for a shape, so a kernel with static shapes requests them at
-// plan time; without one (or too small) the call allocates its own.
+// plan time; without one (or too small: shapes known only at run time, a
+// direct caller such as a test) the call allocates its own.
 #pragma once
 
 #include <cstdint>
