@@ -64,9 +64,11 @@ class ThreadPool {
   int size() const { return size_; }
   void parallelFor(int64_t n, RangeFn fn, int64_t grain = 1);
   // Inside a parallelFor body: the calling thread's index in [0, size())
-  // (0: the thread that called parallelFor, 1..size()-1: the workers), so a
-  // kernel can give each thread its own part of a scratch buffer. 0 outside
-  // any pool.
+  // of the pool running the call (0: the thread that called parallelFor,
+  // unless it is a worker of that pool calling it nested, which keeps its
+  // own; 1..size()-1: the workers), one thread per index, so a kernel can
+  // give each thread its own part of a scratch buffer. Outside any call:
+  // the thread's index in the pool it works for, 0 for other threads.
   static int currentThread();
   // Runs fn(t, t + 1) once on each of the size() threads (t = 0 is the
   // caller), each on a different thread: kernels size their per-thread

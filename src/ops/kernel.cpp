@@ -79,6 +79,7 @@ size_t layoutScratch(const std::vector<ScratchRequest>& requests, int threads, s
     spans[i].base = reinterpret_cast<uint8_t*>(offset);  // an offset until bindScratch
     spans[i].stride = requests[i].perThread ? part : 0;
     spans[i].bytes = requests[i].bytes;
+    spans[i].parts = static_cast<int>(parts);
     offset += part * parts;
   }
   return offset;

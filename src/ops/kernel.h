@@ -92,20 +92,26 @@ struct ScratchRequest {
 };
 
 // A request's memory at run time (KernelContext::scratch): thread t's part
-// at base + t * stride (stride 0 for a request of the whole step); each part
-// holds `bytes` and is 64-byte aligned.
+// at base + t * stride for t < parts (stride 0 and one part for a request
+// of the whole step); each part holds `bytes` and is 64-byte aligned.
 struct ScratchSpan {
   uint8_t* base = nullptr;
   size_t stride = 0;
   size_t bytes = 0;
+  int parts = 1;
   template <class T = void>
   T* part(int thread) const {
     return reinterpret_cast<T*>(base + static_cast<size_t>(thread) * stride);
   }
-  // The calling thread's part, inside a parallelFor body (ThreadPool::currentThread).
+  // The calling thread's part (ThreadPool::currentThread). Inside a
+  // parallelFor body of the kernel's pool the index is below the pool's
+  // size, one per thread. Outside one it is the thread's index in whatever
+  // pool it works for (a Session run from another pool's worker): no other
+  // thread runs the step then, and an index past the parts takes part 0.
   template <class T = void>
   T* mine() const {
-    return part<T>(ThreadPool::currentThread());
+    const int t = ThreadPool::currentThread();
+    return part<T>(t < parts ? t : 0);
   }
 };
 
@@ -130,9 +136,8 @@ struct KernelInit {
   // Set by the runtime: makes runners for subgraph attributes. Absent during
   // constant folding (control-flow kernels then decline to be made).
   const SubgraphFactory* subgraphs = nullptr;
-  // Set by the runtime: the pool the kernel will run on, so a factory can
-  // size per-thread scratch on every thread at plan time
-  // (ThreadPool::runOnEachThread). Null during constant folding.
+  // Set by the runtime: the pool the kernel will run on (threads() sizes
+  // per-thread scratch requests). Null during constant folding.
   ThreadPool* pool = nullptr;
 
   // Set by the runtime: the Session's packed-weight cache, and per input the
@@ -153,7 +158,11 @@ struct KernelInit {
 
   // Asks for scratch memory valid during each run (ScratchRequest); returns
   // the index KernelContext::scratch takes. A per-thread request gets one
-  // part for each thread of the pool the kernel runs on (threads()).
+  // part for each thread of the pool the kernel runs on (threads()). This is
+  // the only scratch a planned kernel keeps: no per-thread static buffers
+  // (the ThreadLocal.* tests reject them under src/), and a kernel whose
+  // sizes are known only at run time keeps a member buffer or allocates for
+  // the call (ops/cpu/workspace.h).
   size_t requestScratch(size_t bytes, bool perThread = false) const {
     scratch.push_back({bytes, perThread});
     return scratch.size() - 1;

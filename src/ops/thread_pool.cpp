@@ -49,8 +49,32 @@ bool pollFor(int micros, Pred ready) {
   }
 }
 
-// The pool thread running this code: 0 for callers, 1..size-1 for workers.
-thread_local int tlsSelf = 0;
+// The pool thread running this code: 0 for callers, 1..size-1 for the
+// workers of `pool`. A thread calling parallelFor on a pool it is not a
+// worker of (an application thread, or a worker of another pool running a
+// Session on this one) is index 0 of this pool for the call, so within a
+// call's body every index is below size() and held by one thread: kernels
+// index per-thread scratch with it.
+struct Self {
+  const ThreadPool* pool = nullptr;
+  int index = 0;
+};
+thread_local Self tlsSelf;
+
+// Makes the calling thread this pool's caller (index 0) for a call, unless it
+// is one of the pool's workers (a nested call keeps its index).
+class AsCaller {
+ public:
+  explicit AsCaller(const ThreadPool* pool) : saved_(tlsSelf) {
+    if (tlsSelf.pool != pool) tlsSelf = Self{pool, 0};
+  }
+  ~AsCaller() { tlsSelf = saved_; }
+  AsCaller(const AsCaller&) = delete;
+  AsCaller& operator=(const AsCaller&) = delete;
+
+ private:
+  Self saved_;
+};
 
 constexpr int kMaxRegions = 16;
 
@@ -75,7 +99,7 @@ struct ThreadPool::Job {
   explicit Job(RangeFn f) : fn(f) {}
 };
 
-int ThreadPool::currentThread() { return tlsSelf; }
+int ThreadPool::currentThread() { return tlsSelf.index; }
 
 ThreadPool::ThreadPool(int threads, int spinMicros) : spinMicros_(std::max(0, spinMicros)) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -95,7 +119,7 @@ ThreadPool::~ThreadPool() {
 bool ThreadPool::runOneChunk(Job& job, std::unique_lock<std::mutex>& lock) {
   if (job.claimed >= job.chunks) return false;
   int64_t c;
-  const int own = tlsSelf % job.regions;
+  const int own = tlsSelf.index % job.regions;
   if (job.rNext[own] < job.rEnd[own]) {
     c = job.rNext[own]++;
   } else {
@@ -140,7 +164,7 @@ void ThreadPool::pollForWork() const {
 }
 
 void ThreadPool::workerLoop(int self) {
-  tlsSelf = self;
+  tlsSelf = Self{this, self};
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     if (head_) {
@@ -202,6 +226,7 @@ void ThreadPool::parallelFor(int64_t n, RangeFn fn, int64_t grain) {
   // A few chunks per thread, claimed dynamically: 2-6% faster end to end
   // than one per thread on ResNet-50 / SqueezeNet / EfficientNet-B0 here.
   const int64_t chunks = size_ <= 1 ? 1 : std::min<int64_t>(int64_t{4} * size_, (n + grain - 1) / grain);
+  const AsCaller self(this);
   if (chunks <= 1) {
     fn(0, n);
     return;
@@ -213,6 +238,7 @@ void ThreadPool::parallelFor(int64_t n, RangeFn fn, int64_t grain) {
 }
 
 void ThreadPool::runOnEachThread(RangeFn fn) {
+  const AsCaller self(this);
   if (size_ <= 1) {
     fn(0, 1);
     return;

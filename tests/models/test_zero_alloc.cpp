@@ -48,6 +48,11 @@ constexpr std::size_t kLarge = 32 << 10;
 // the culprit when the count is not zero).
 const bool gTrace = std::getenv("OINFER_TRACE_ALLOCS") != nullptr;
 thread_local bool tInHook = false;
+// An aligned allocation of exactly gWatchBytes (a Session's scratch block,
+// allocLarge) is remembered, and whether it was freed.
+std::atomic<std::size_t> gWatchBytes{0};
+std::atomic<void*> gWatched{nullptr};
+std::atomic<bool> gWatchedFreed{false};
 
 void countOne(std::size_t bytes) {
   if (!gCounting.load(std::memory_order_relaxed) || tInHook) return;
@@ -78,7 +83,10 @@ void* realloc(void* p, std::size_t n) {
   countOne(n);
   return __libc_realloc(p, n);
 }
-void free(void* p) { __libc_free(p); }
+void free(void* p) {
+  if (p && p == gWatched.load(std::memory_order_relaxed)) gWatchedFreed = true;
+  __libc_free(p);
+}
 void* aligned_alloc(std::size_t align, std::size_t n) {
   countOne(n);
   return __libc_memalign(align, n);
@@ -91,6 +99,10 @@ int posix_memalign(void** out, std::size_t align, std::size_t n) {
   countOne(n);
   void* p = __libc_memalign(align, n);
   if (!p) return ENOMEM;
+  if (n != 0 && n == gWatchBytes.load(std::memory_order_relaxed) && !gWatched.load()) {
+    gWatched = p;
+    gWatchedFreed = false;
+  }
   *out = p;
   return 0;
 }
@@ -195,9 +207,9 @@ TEST(ZeroAllocation, WarmRunIntoTransformerEncoder) {
 
 // MobileNetV2's second block head at full size (1x1 16->96 + Clip, then a
 // 3x3 stride-2 depthwise + Clip on 112 x 112 planes): with the blocked
-// layout off, one FusedConvDepthwise after the passes, whose per-thread band
-// buffers are made on the first run; with it on (AVX-512), the two convs
-// apart with the expanded tensor blocked.
+// layout off, one FusedConvDepthwise after the passes, whose per-thread bands
+// are planned scratch; with it on (AVX-512), the two convs apart with the
+// expanded tensor blocked.
 TEST(ZeroAllocation, WarmRunIntoExpandDepthwise) {
   if (!OINFER_COUNT_ALLOCS) GTEST_SKIP() << "sanitizer build: it owns malloc, so allocations cannot be counted";
   ir::Graph g;
@@ -220,8 +232,8 @@ TEST(ZeroAllocation, WarmRunIntoExpandDepthwise) {
 }
 
 // The blocked kernels of this layout (AVX-512): a 1x1 16->64, a 3x3 64->64
-// on Winograd F(4x4) (its V / O scratch on the caller, its GEMMs on the
-// workers), a blocked depthwise 3x3 (its padded band on the stack), a
+// on Winograd F(4x4) (its V / O in the step's planned scratch, its GEMMs on
+// the workers), a blocked depthwise 3x3 (its padded band on the stack), a
 // squeeze-and-excitation scale (a blocked Mul), a 1x1 64->16: after the first
 // run, none allocates (five of the six convs take an activation and become
 // FusedConv; the plan's strategies depend on the ISA, the count does not).
@@ -259,8 +271,8 @@ TEST(ZeroAllocation, WarmRunIntoBlockedWinogradAndDepthwise) {
 
 // A SqueezeNet stem at full size (3x3 stride-2 Conv 3->64 + Relu, then a
 // 3x3 stride-2 MaxPool): one FusedConvMaxPool after the passes, whose
-// per-thread band buffers are made when the plan is, and whose input phase
-// copy lives in the calling thread's scratch after the first run.
+// per-thread bands and input phase copy are planned scratch (without
+// AVX-512, the Conv apart on weights packed once).
 TEST(ZeroAllocation, WarmRunIntoStemMaxPool) {
   if (!OINFER_COUNT_ALLOCS) GTEST_SKIP() << "sanitizer build: it owns malloc, so allocations cannot be counted";
   ir::Graph g;
@@ -420,6 +432,42 @@ TEST(ZeroAllocation, RunKeptOutputsUnderConcurrentRuns) {
     });
   for (auto& th : threads) th.join();
   for (const std::string& f : failures) EXPECT_TRUE(f.empty()) << f;
+}
+
+// The kernels' scratch is one block of the execution context, of the size
+// the memory figures report: made by the first run, kept by later runs, and
+// freed with the Session. (A MatMul by a constant [768, 768] on 130 rows:
+// its GEMM packs A whole, 132 x 768 floats on 2 threads whatever the
+// micro-kernel's rows, a size no other buffer of this plan has.)
+TEST(ZeroAllocation, ScratchBlockIsFreedWithTheSession) {
+  if (!OINFER_COUNT_ALLOCS) GTEST_SKIP() << "sanitizer build: it owns malloc, so allocations cannot be watched";
+  const int threads = 2;
+  ir::Graph g;
+  g.opsetImports[""] = 13;
+  g.inputs.push_back(ValueInfo{"a", ValueKind::kTensor, DataType::kFloat, true, {130, 768}});
+  g.initializers["B"] = patterned({768, 768}, 0.01f);
+  g.nodes.push_back(opNode("MatMul", {"a", "B"}, {"y"}));
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  const ScratchNeed need = gemmScratch(130, 768, 768, false, true, threads);  // FusedMatMul's
+  const size_t bytes = (need.shared + 63) / 64 * 64 + (need.perThread + 63) / 64 * 64 * threads;
+  ASSERT_GT(bytes, 0u);
+  gWatched = nullptr;
+  gWatchedFreed = false;
+  gWatchBytes = bytes;
+  SessionOptions opts;
+  opts.threads = threads;
+  auto session = std::make_unique<Session>(wrap(g), opts);
+  const TensorMap in = {{"a", patterned({130, 768}, 0.1f)}};
+  std::vector<Tensor> outs;
+  session->runInto(in, outs);
+  session->runInto(in, outs);
+  gWatchBytes = 0;
+  EXPECT_EQ(session->memoryStats().scratchBytes, bytes);
+  ASSERT_NE(gWatched.load(), nullptr) << "no block of the reported scratch size was allocated";
+  EXPECT_FALSE(gWatchedFreed.load()) << "the scratch block was freed while the Session lives";
+  session.reset();
+  EXPECT_TRUE(gWatchedFreed.load()) << "the scratch block outlived the Session";
+  gWatched = nullptr;
 }
 
 }  // namespace

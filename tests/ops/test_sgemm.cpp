@@ -10,7 +10,6 @@
 
 #include "ops/cpu/gemm/gemm_internal.h"
 #include "ops/cpu/gemm/sgemm.h"
-#include "ops/cpu/scratch.h"
 
 namespace oinfer {
 namespace {
@@ -98,8 +97,12 @@ TEST(Sgemm, LargeBuffersAreHugePageAligned) {
     EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % (bytes >= kHugePage ? kHugePage : 64), 0u) << bytes;
     std::free(p);
   }
-  cpu::AlignedScratch<float> scratch;
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(scratch.get(kHugePage)) % kHugePage, 0u);
+  // A call's own workspace (given none) comes from the same allocator.
+  ScratchNeed need;
+  need.shared = kHugePage;
+  const CallWorkspace own(Workspace{}, need, 1);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(own.get().shared.base) % kHugePage, 0u);
+  EXPECT_GE(own.get().shared.bytes, kHugePage);
   const int64_t K = 1024, N = 640, M = 3;
   std::vector<float> a(M * K), b(K * N), c(M * N), ref(M * N, 0.f);
   for (int64_t i = 0; i < K * N; ++i) b[i] = float(i % 7) - 3.f;

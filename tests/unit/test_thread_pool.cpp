@@ -166,6 +166,34 @@ TEST(ThreadPool, RunOnEachThreadVisitsEveryThreadOnce) {
   }
 }
 
+// A thread calling parallelFor on a pool it is not a worker of (here the
+// workers of another pool) is that call's index 0: inside the body every
+// index is below the pool's size and held by one thread at a time, as the
+// kernels' per-thread scratch needs. Outside, each keeps its own index.
+TEST(ThreadPool, IndicesStayWithinThePoolRunningTheCall) {
+  ThreadPool outer(3), inner(2);
+  std::atomic<int> bad{0}, innerCalls{0}, restored{0};
+  outer.parallelFor(3, [&](int64_t, int64_t) {
+    const int mine = ThreadPool::currentThread();
+    std::vector<std::atomic<int>> holders(2);
+    inner.parallelFor(64, [&](int64_t, int64_t) {
+      const int t = ThreadPool::currentThread();
+      if (t < 0 || t >= inner.size()) {
+        bad++;
+        return;
+      }
+      if (holders[t].fetch_add(1) != 0) bad++;  // two threads on one index at once
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+      holders[t].fetch_sub(1);
+      innerCalls++;
+    });
+    if (ThreadPool::currentThread() == mine) restored++;
+  }, 1);
+  EXPECT_EQ(bad.load(), 0) << "an index outside [0, inner.size()) or shared inside one call";
+  EXPECT_GT(innerCalls.load(), 0);
+  EXPECT_EQ(restored.load(), 3) << "each thread has its outer index back after the inner call";
+}
+
 TEST(ThreadPool, SuppliedPoolIsSharedBySessions) {
   using namespace modeltest;
   auto pool = std::make_shared<ThreadPool>(2);

@@ -31,7 +31,6 @@
 
 #include "ops/cpu/conv_fast.h"
 #include "ops/cpu/gemm/sgemm.h"
-#include "ops/cpu/scratch.h"
 
 using namespace oinfer;
 
@@ -197,7 +196,6 @@ int main(int argc, char** argv) {
       flushSink = s;
     });
   };
-  reserveThreadScratch(&pool);
   std::printf("isa %s, %d thread(s)\n| shape | median ms | best ms | GFLOP/s (median) | x in ResNet-50 | ms in ResNet-50 |\n"
               "|---|---|---|---|---|---|\n",
               sgemmIsa(), pool.size());
@@ -250,6 +248,14 @@ int main(int argc, char** argv) {
                                       : conv::choose::cvecBlockedSuits(g, true, true));
     if (blk && !wBlk && cv.empty()) cv = conv::packCvecWeights(g, w.data());
     const bool timeAlt = blk || (useCvec && (cvec || !planCvec));
+    // The workspace a plan would request for these algorithms, made once (as
+    // a Session's context holds it), so the runs time no allocation.
+    ScratchNeed need = conv::convFloatScratch(g, st, pool.size());
+    if (isWino) need.cover(conv::winogradScratch(g, st == ConvAlgorithm::kWinogradF4 ? 4 : 2));
+    if (st == ConvAlgorithm::kPixelVec) need.cover(conv::pixvecScratch(g));
+    if (!cv.empty()) need.cover(conv::cvecScratch(g, false, pool.size())).cover(conv::cvecScratch(g, true, pool.size()));
+    const CallWorkspace planned(Workspace{}, need, pool.size());
+    const Workspace& ws = planned.get();
     Floats xb(blk ? x.size() : 0), yb(blk ? y.size() : 0), zb(blk && residual ? y.size() : 0, 0.5f);
     auto toBlocked = [](const Floats& a, Floats& d, int64_t C, int64_t P) {
       for (int64_t c = 0; c < C; ++c)
@@ -283,17 +289,18 @@ int main(int argc, char** argv) {
         const auto t0 = std::chrono::steady_clock::now();
         if (blkRun && wBlk)
           conv::convWinograd(pool, g, xb.data(), wino, b.data(), zb.empty() ? nullptr : zb.data(), yb.data(), act, true,
-                             true);
+                             true, ws);
         else if (blkRun)
-          conv::convCvec(pool, g, cv, xb.data(), b.data(), zb.empty() ? nullptr : zb.data(), yb.data(), act, true, true);
+          conv::convCvec(pool, g, cv, xb.data(), b.data(), zb.empty() ? nullptr : zb.data(), yb.data(), act, true, true,
+                         ws);
         else if (cvecRun)
-          conv::convCvec(pool, g, cv, x.data(), b.data(), zp, yc.data(), act);
+          conv::convCvec(pool, g, cv, x.data(), b.data(), zp, yc.data(), act, false, false, ws);
         else if (isWino)
-          conv::convWinograd(pool, g, x.data(), wino, b.data(), zp, y.data(), act);
+          conv::convWinograd(pool, g, x.data(), wino, b.data(), zp, y.data(), act, false, false, ws);
         else if (st == ConvAlgorithm::kPixelVec)
-          conv::convPixvec(pool, g, wino, x.data(), b.data(), zp, y.data(), act);
+          conv::convPixvec(pool, g, wino, x.data(), b.data(), zp, y.data(), act, ws);
         else
-          conv::convFloat(pool, g, st, x.data(), w.data(), packed, b.data(), zp, y.data(), act);
+          conv::convFloat(pool, g, st, x.data(), w.data(), packed, b.data(), zp, y.data(), act, ws);
         const auto t1 = std::chrono::steady_clock::now();
         if (r >= 3) (main ? ms : msC).push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
       }
@@ -383,6 +390,10 @@ int main(int argc, char** argv) {
     qb.g = gb;
     qb.act = act.act;
     const conv::ConvAlgorithm sb = conv::chooseConv(qb).algo;
+    ScratchNeed need = conv::expandDepthwiseScratch();
+    need.cover(aCvec ? conv::cvecScratch(ga, false, pool.size()) : conv::convFloatScratch(ga, sa, pool.size()));
+    const CallWorkspace planned(Workspace{}, need, pool.size());  // as a plan holds it
+    const Workspace& ws = planned.get();
     std::vector<double> ms, msF;
     for (int r = 0; r < reps + 3; ++r)
       for (int which = 0; which < 2; ++which) {
@@ -391,11 +402,11 @@ int main(int argc, char** argv) {
         const auto t0 = std::chrono::steady_clock::now();
         if (fused) {
           conv::convExpandDepthwise(pool, ga, gb, x.data(), w1.data(), b1.data(), act, w2.data(), b2.data(), act,
-                                    yf.data(), fusedChoice.second == conv::ConvAlgorithm::kDepthwise3x3Rows);
+                                    yf.data(), fusedChoice.second == conv::ConvAlgorithm::kDepthwise3x3Rows, ws);
         } else {
-          if (aCvec) conv::convCvec(pool, ga, pcv, x.data(), b1.data(), nullptr, e.data(), act);
-          else conv::convFloat(pool, ga, sa, x.data(), w1.data(), pa, b1.data(), nullptr, e.data(), act);
-          conv::convFloat(pool, gb, sb, e.data(), w2.data(), none, b2.data(), nullptr, y.data(), act);
+          if (aCvec) conv::convCvec(pool, ga, pcv, x.data(), b1.data(), nullptr, e.data(), act, false, false, ws);
+          else conv::convFloat(pool, ga, sa, x.data(), w1.data(), pa, b1.data(), nullptr, e.data(), act, ws);
+          conv::convFloat(pool, gb, sb, e.data(), w2.data(), none, b2.data(), nullptr, y.data(), act, ws);
         }
         const auto t1 = std::chrono::steady_clock::now();
         if (r >= 3) (fused ? msF : ms).push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
@@ -427,11 +438,12 @@ int main(int argc, char** argv) {
     GemmEpilogue ep;
     ep.biasKind = GemmBias::kPerCol;
     ep.bias = bias.data();
+    const CallWorkspace planned(Workspace{}, gemmScratch(gs.M, gs.N, gs.K, false, true, pool.size()), pool.size());
     std::vector<double> ms;
     for (int r = 0; r < reps + 3; ++r) {
       flush();
       const auto t0 = std::chrono::steady_clock::now();
-      sgemmPacked(false, gs.M, a.data(), gs.K, pb, 1.f, 0.f, c.data(), gs.N, ep, &pool);
+      sgemmPacked(false, gs.M, a.data(), gs.K, pb, 1.f, 0.f, c.data(), gs.N, ep, &pool, planned.get());
       const auto t1 = std::chrono::steady_clock::now();
       if (r >= 3) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
     }

@@ -61,6 +61,7 @@ KernelFactory computeInFloat(KernelFactory inner) {
     st->consts.resize(init.inputs.size());
     st->outputs.resize(init.outputs.size());
     KernelInit wide{init.node, init.opset, {}, {}, {}};
+    wide.pool = init.pool;  // the float kernel sizes its per-thread scratch for it
     for (size_t i = 0; i < init.inputs.size(); ++i) {
       const ValueInfo* v = init.inputs[i];
       const Tensor* c = init.constInput(i);
@@ -86,6 +87,11 @@ KernelFactory computeInFloat(KernelFactory inner) {
       wide.outputs.push_back(v);
     }
     std::shared_ptr<Kernel> k = inner(wide);
+    // The float kernel's scratch requests are this kernel's: the runtime
+    // lays out init's, and the ids the inner kernel holds index them (init
+    // is fresh, so they line up).
+    if (!init.scratch.empty()) init.fail("computeInFloat: scratch was requested before the float kernel was made");
+    init.scratch = wide.scratch;
     return makeWideKernel(k, [k, st](KernelContext& ctx) {
       std::vector<Tensor> ins(ctx.numInputs()), outs(ctx.numOutputs());
       KernelContext c = ctx;

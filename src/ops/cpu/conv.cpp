@@ -191,6 +191,17 @@ void gemmConv(ThreadPool& pool, const ConvGeom& g, bool pointwise, const T* x, c
   });
 }
 
+// The workspace the float32 algorithm `algo` takes for g (conv_fast.h).
+ScratchNeed scratchFor(const ConvGeom& g, ConvAlgorithm algo, bool inBlocked, int threads) {
+  switch (algo) {
+    case ConvAlgorithm::kWinogradF2: return conv::winogradScratch(g, 2);
+    case ConvAlgorithm::kWinogradF4: return conv::winogradScratch(g, 4);
+    case ConvAlgorithm::kPixelVec: return conv::pixvecScratch(g);
+    case ConvAlgorithm::kChannelVec: return conv::cvecScratch(g, inBlocked, threads);
+    default: return conv::convFloatScratch(g, algo, threads);
+  }
+}
+
 // Which of X, Y (and FusedConv's residual Z, tied to Y) can be blocked
 // (ops/kernel.h): float32, 2-d, constant 4-d weights, a static input shape,
 // and what conv::convBlockedLayouts says (the blocked depthwise kernel;
@@ -239,7 +250,6 @@ class ConvKernel final : public Kernel {
     fused_ = node_.opType == "FusedConv";
     inBlocked_ = init.inBlocked(0);
     outBlocked_ = init.outBlocked(0);
-    reserveThreadScratch(init.pool);
     if (fused_) act_ = conv::parseActivation(node_);
     if (const Tensor* w = init.constInput(1)) w_ = *w;
     if (init.hasInput(2))
@@ -290,7 +300,6 @@ class ConvKernel final : public Kernel {
         packedB_ = conv::packPixvecWeights(*geom_, w_.data<float>());
       } else if (algo == ConvAlgorithm::kChannelVec) {
         packedB_ = conv::packCvecWeights(*geom_, w_.data<float>());
-        if (init.pool) conv::reserveCvecScratch(*init.pool, *geom_, inBlocked_);
       } else if (!isDepthwise(algo)) {
         packed_ = conv::packConvWeights(wg, w_.data<float>());
       }
@@ -301,6 +310,10 @@ class ConvKernel final : public Kernel {
         init.fail("planned in the blocked layout, but neither the channel-vector kernel, Winograd nor the blocked "
                   "depthwise kernel applies");
     }
+    // The planned shape's scratch; a float32 run with another shape gets
+    // its own from the algorithm (conv_fast.h).
+    if (geom_ && xi->dtype == DataType::kFloat)
+      scratch_ = requestWorkspace(init, scratchFor(*geom_, choice_.algo, inBlocked_, init.threads()));
   }
 
   // chooseConv's for the planned shapes ("winograd-f4x4 avx512").
@@ -342,19 +355,22 @@ class ConvKernel final : public Kernel {
                ", expected the output's " + shapeToString(y.shape()));
     if (y.numel() == 0) return;
     if (x.dtype() == DataType::kFloat) {
+      // The requested workspace holds the planned shape's needs (the
+      // algorithms check, and allocate for another shape).
+      const Workspace ws = scratch_ ? workspace(ctx, *scratch_) : Workspace{};
       if (algo == ConvAlgorithm::kWinogradF2 || algo == ConvAlgorithm::kWinogradF4) {
         conv::convWinograd(ctx.pool(), g, x.data<float>(), packedB_, b ? b->data<float>() : nullptr,
-                           z ? z->data<float>() : nullptr, y.data<float>(), act_, inBlocked_, outBlocked_);
+                           z ? z->data<float>() : nullptr, y.data<float>(), act_, inBlocked_, outBlocked_, ws);
         return;
       }
       if (algo == ConvAlgorithm::kPixelVec) {
         conv::convPixvec(ctx.pool(), g, packedB_, x.data<float>(), b ? b->data<float>() : nullptr,
-                         z ? z->data<float>() : nullptr, y.data<float>(), act_);
+                         z ? z->data<float>() : nullptr, y.data<float>(), act_, ws);
         return;
       }
       if (algo == ConvAlgorithm::kChannelVec) {
         conv::convCvec(ctx.pool(), g, packedB_, x.data<float>(), b ? b->data<float>() : nullptr,
-                       z ? z->data<float>() : nullptr, y.data<float>(), act_, inBlocked_, outBlocked_);
+                       z ? z->data<float>() : nullptr, y.data<float>(), act_, inBlocked_, outBlocked_, ws);
         return;
       }
       if (algo == ConvAlgorithm::kDepthwiseBlocked) {
@@ -364,7 +380,7 @@ class ConvKernel final : public Kernel {
       }
       const bool usePacked = w_.defined() && !isDepthwise(algo);
       conv::convFloat(ctx.pool(), g, algo, x.data<float>(), w.data<float>(), usePacked ? packed_ : noPacked_,
-                      b ? b->data<float>() : nullptr, z ? z->data<float>() : nullptr, y.data<float>(), act_);
+                      b ? b->data<float>() : nullptr, z ? z->data<float>() : nullptr, y.data<float>(), act_, ws);
       return;
     }
     if (fused_) ctx.fail("FusedConv runs on float32 only, got " + std::string(dataTypeName(x.dtype())));
@@ -395,6 +411,7 @@ class ConvKernel final : public Kernel {
   // 32-channel panels (packCvecWeights); pixel-vector: packPixvecWeights.
   std::vector<PackedB> packedB_;
   std::shared_ptr<float[]> dwBlocked_;  // depthwise on the blocked layout: packDepthwiseBlocked
+  std::optional<WorkspaceIds> scratch_;  // requested for geom_ and choice_
 };
 
 // ai.oinfer FusedConvDepthwise (fuse_conv_depthwise pass): a 1x1 Conv (W, B,
@@ -413,9 +430,9 @@ class FusedConvDepthwiseKernel final : public Kernel {
       if (init.hasInput(i))
         if (const Tensor* t = init.constInput(i)) consts_[i] = *t;
     attrs_ = shape::parseWindowAttrs(node, 2, false);
-    if (init.pool) conv::reserveExpandDepthwiseScratch(*init.pool);
     // The choice for the planned shapes (for algorithm(); run() checks the
-    // shapes and makes it again for others).
+    // shapes and makes it again for others), and scratch for the path it
+    // takes: the fused kernel's bands, or the two Convs in turn.
     const ValueInfo* xi = init.inputs.empty() ? nullptr : init.inputs[0];
     if (xi && xi->hasShape && isStatic(xi->shape) && xi->shape.size() == 4 && consts_[1].defined() &&
         consts_[1].rank() == 4 && consts_[3].defined()) {
@@ -423,6 +440,12 @@ class FusedConvDepthwiseKernel final : public Kernel {
         plan(node, toStatic(xi->shape), consts_[1].dim(0), consts_[3].shape());
       } catch (const Error&) {
         xShape_.clear();  // run() reports it
+      }
+      if (!xShape_.empty()) {
+        ScratchNeed need = conv::expandDepthwiseScratch();
+        need.cover(conv::convFloatScratch(ga_, choice_.algo, init.threads()));
+        need.cover(conv::convFloatScratch(gb_, choice_.second, init.threads()));
+        scratch_ = requestWorkspace(init, need);
       }
     }
   }
@@ -458,10 +481,12 @@ class FusedConvDepthwiseKernel final : public Kernel {
     if (y.numel() == 0) return;
     const float* b1p = b1 ? b1->data<float>() : nullptr;
     const float* b2p = b2 ? b2->data<float>() : nullptr;
+    // Sized for the planned shapes; the algorithms check it.
+    const Workspace ws = scratch_ ? workspace(ctx, *scratch_) : Workspace{};
     if (choice_.algo == ConvAlgorithm::kExpandDepthwise) {
       conv::convExpandDepthwise(ctx.pool(), ga, gb, x.data<float>(), w1->data<float>(), b1p, act1_,
                                 w2->data<float>(), b2p, act2_, y.data<float>(),
-                                choice_.second == ConvAlgorithm::kDepthwise3x3Rows);
+                                choice_.second == ConvAlgorithm::kDepthwise3x3Rows, ws);
       return;
     }
     // The two Convs in turn. A constant W is packed for the GEMM the first
@@ -470,9 +495,9 @@ class FusedConvDepthwiseKernel final : public Kernel {
     if (expanded_.size() < need) expanded_.resize(need);
     if (w1 == &consts_[1] && packed1_.empty()) packed1_ = conv::packConvWeights(ga, w1->data<float>());
     conv::convFloat(ctx.pool(), ga, choice_.algo, x.data<float>(), w1->data<float>(),
-                    w1 == &consts_[1] ? packed1_ : noPacked_, b1p, nullptr, expanded_.data(), act1_);
+                    w1 == &consts_[1] ? packed1_ : noPacked_, b1p, nullptr, expanded_.data(), act1_, ws);
     conv::convFloat(ctx.pool(), gb, choice_.second, expanded_.data(), w2->data<float>(), noPacked_, b2p, nullptr,
-                    y.data<float>(), act2_);
+                    y.data<float>(), act2_, ws);
   }
 
  private:
@@ -495,6 +520,7 @@ class FusedConvDepthwiseKernel final : public Kernel {
     w2Shape_ = w2s;
   }
 
+  std::optional<WorkspaceIds> scratch_;  // for the planned shapes
   conv::Activation act1_, act2_;
   Tensor consts_[5];
   WindowAttrs attrs_;
@@ -522,16 +548,21 @@ class FusedConvMaxPoolKernel final : public Kernel {
     for (size_t i = 1; i < 3; ++i)
       if (init.hasInput(i))
         if (const Tensor* t = init.constInput(i)) consts_[i] = *t;
-    if (init.pool) conv::reserveConvMaxPoolScratch(*init.pool);
     // The choice for the planned shapes, for algorithm() (run() makes it
-    // again with the geometries it keeps).
-    const ValueInfo* xi = init.inputs.empty() ? nullptr : init.inputs[0];
-    if (xi && xi->hasShape && isStatic(xi->shape) && xi->shape.size() == 4 && consts_[1].defined()) {
+    // again with the geometries it keeps), and scratch for the path it
+    // takes (fused, or the Conv apart).
+    auto known = [&](size_t i) {
+      return init.hasInput(i) && init.inputs[i]->hasShape && isStatic(init.inputs[i]->shape);
+    };
+    if (known(0) && known(1) && init.inputs[0]->shape.size() == 4) {
       try {
-        const ConvGeom cg = convGeom(node, attrs_, group_, toStatic(xi->shape), consts_[1].shape());
+        const ConvGeom cg =
+            convGeom(node, attrs_, group_, toStatic(init.inputs[0]->shape), toStatic(init.inputs[1]->shape));
         const pool::PoolGeom pg = pool::poolGeom(node, poolAttrs_, {cg.N, cg.M, cg.grid[1], cg.grid[2]});
-        const conv::ConvChoice c = conv::chooseConvMaxPool(cg, pg, act_.act, true);
+        const conv::ConvChoice c = conv::chooseConvMaxPool(cg, pg, act_.act, consts_[1].defined());
         planned_ = c.fallback ? c.name() + " + maxpool" : c.name();
+        scratch_ = requestWorkspace(init, c.fallback ? conv::convFloatScratch(cg, c.algo, init.threads())
+                                                     : conv::convMaxPoolScratch(cg));
       } catch (const Error&) {
         planned_.clear();  // run() reports it
       }
@@ -560,9 +591,14 @@ class FusedConvMaxPoolKernel final : public Kernel {
       choice_ = conv::chooseConvMaxPool(cg_, pg_, act_.act, w == &consts_[1]);
       fused_ = choice_.algo == ConvAlgorithm::kConvMaxPool;
       packed_.clear();
+      packedApart_.clear();
       if (fused_) {
         bands_ = conv::convMaxPoolBands(cg_, pg_);
         packed_ = conv::packPixvecWeights(cg_, w->data<float>());
+      } else if (w == &consts_[1] && !isDepthwise(choice_.algo)) {
+        // Apart, a constant W is packed once too (convFloat would pack it
+        // on every run).
+        packedApart_ = conv::packConvWeights(cg_, w->data<float>());
       }
       xShape_ = x.shape();
       wShape_ = w->shape();
@@ -572,19 +608,21 @@ class FusedConvMaxPoolKernel final : public Kernel {
     Tensor& y = ctx.output(0);
     if (y.numel() == 0) return;
     const float* bp = b ? b->data<float>() : nullptr;
+    const Workspace ws = scratch_ ? workspace(ctx, *scratch_) : Workspace{};  // the algorithms check its size
     if (fused_) {
-      conv::convMaxPool(ctx.pool(), cg_, pg_, bands_, packed_, x.data<float>(), bp, act_, y.data<float>());
+      conv::convMaxPool(ctx.pool(), cg_, pg_, bands_, packed_, x.data<float>(), bp, act_, y.data<float>(), ws);
       return;
     }
     // Apart: the Conv into the kept buffer, then the MaxPool.
     const size_t need = size_t(cg_.N * cg_.M * cg_.gridSize);
     if (convOut_.size() < need) convOut_.resize(need);
-    conv::convFloat(ctx.pool(), cg_, choice_.algo, x.data<float>(), w->data<float>(), noPacked_, bp, nullptr,
-                    convOut_.data(), act_);
+    conv::convFloat(ctx.pool(), cg_, choice_.algo, x.data<float>(), w->data<float>(),
+                    w == &consts_[1] ? packedApart_ : noPacked_, bp, nullptr, convOut_.data(), act_, ws);
     pool::maxPoolFloat(ctx.pool(), pg_, convOut_.data(), y.data<float>());
   }
 
  private:
+  std::optional<WorkspaceIds> scratch_;  // for the planned shapes
   conv::Activation act_;
   int64_t group_ = 1;
   WindowAttrs attrs_, poolAttrs_;
@@ -597,7 +635,7 @@ class FusedConvMaxPoolKernel final : public Kernel {
   bool fused_ = false;
   conv::ConvMaxPoolBands bands_;
   std::vector<PackedB> packed_;
-  std::vector<PackedA> noPacked_;
+  std::vector<PackedA> packedApart_, noPacked_;  // the Conv apart: W packed when constant
   std::vector<float> convOut_;
 };
 

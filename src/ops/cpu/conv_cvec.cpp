@@ -30,7 +30,6 @@
 #include "ops/cpu/conv_fast.h"
 #include "ops/cpu/gemm/act512.h"
 #include "ops/cpu/gemm/gemm_internal.h"
-#include "ops/cpu/scratch.h"
 
 namespace oinfer::conv {
 
@@ -45,13 +44,9 @@ constexpr int kLanes = 32;   // output channels per panel: two zmm
 // 0.17-0.20; ResNet-50's and MobileNetV2's shapes within noise.
 constexpr int kMaxPix = 14;
 
-thread_local cpu::AlignedScratch<float> tlsPadded;  // the caller's (workers fill it)
-thread_local cpu::AlignedScratch<int64_t> tlsTaps;
-thread_local cpu::AlignedScratch<float> tlsPart;  // K-blocked tiles' accumulators
-
 // K blocking: a unit with two or more tiles runs them over one block of
 // kBlockSteps steps (16 KiB of a panel's weights, kept in L1) at a time,
-// their accumulators parked in tlsPart between blocks. Streaming a whole
+// their accumulators parked in the thread's workspace part between blocks. Streaming a whole
 // panel from L2 per tile had left the 3x3 layers of ResNet-50's layer 4 at
 // ~35% of peak: side by side (same build, blocking off / on) ResNet-50
 // 1.012-1.050, SqueezeNet 1.026-1.033; MobileNetV2 and EfficientNet-B0
@@ -274,8 +269,8 @@ std::vector<PackedB> packCvecWeights(const ConvGeom& g, const float* w) {
   return out;
 }
 
-// How convCvec splits a conv into units (see there); also sizes the
-// per-thread scratch at plan time (reserveCvecScratch).
+// How convCvec splits a conv into units (see there); also sizes its
+// workspace (cvecBufs).
 struct CvecUnits {
   bool copy = false;
   // Stride 2 both ways: the copy is split into the four (row, column)
@@ -345,18 +340,35 @@ CvecUnits cvecUnits(const ConvGeom& g, int threads, bool inBlocked) {
   return u;
 }
 
-void reserveCvecScratch(ThreadPool& pool, const ConvGeom& g, bool inBlocked) {
-  // The K-blocked units' accumulators on every thread (the ones workers use
-  // on a later run must not be allocated then), for the units convCvec
-  // makes: they depend on the input's size as read, so on its layout.
-  const CvecUnits u = cvecUnits(g, pool.size(), inBlocked);
-  if (kBlocks(u.tilesPer, g.Cg * g.K) == 1) return;
-  const size_t need = size_t(u.tilesPer * kMaxPix * kLanes);
-  pool.runOnEachThread([need](int64_t, int64_t) { tlsPart.get(need); });
+// convCvec's buffers: in the shared part the taps and the padded (or
+// phased) copy of the input, which all threads fill; in each thread's part
+// its K-blocked unit's accumulators. They follow from the units, so from
+// the input's layout and the pool's size. A null base only counts.
+struct CvecBufs {
+  int64_t* taps = nullptr;
+  float* padded = nullptr;
+  size_t sharedBytes = 0, perThreadBytes = 0;
+};
+CvecBufs cvecBufs(const ConvGeom& g, const CvecUnits& u, void* shared) {
+  CvecBufs b;
+  Carve c(shared);
+  b.taps = c.take<int64_t>(size_t(g.Cg * g.K + kInputAhead));
+  if (u.copy) b.padded = c.take<float>(size_t(g.Cg * (u.phased ? 4 * u.Hq * u.Wq : u.Hp * u.Wp)));
+  b.sharedBytes = c.bytes();
+  Carve t;
+  if (kBlocks(u.tilesPer, g.Cg * g.K) > 1) t.take<float>(size_t(u.tilesPer * kMaxPix * kLanes));
+  b.perThreadBytes = t.bytes();
+  return b;
+}
+
+ScratchNeed cvecScratch(const ConvGeom& g, bool inBlocked, int threads) {
+  const CvecBufs b = cvecBufs(g, cvecUnits(g, threads, inBlocked), nullptr);
+  return {b.sharedBytes, b.perThreadBytes};
 }
 
 void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
-              const float* b, const float* z, float* y, const Activation& act, bool inBlocked, bool outBlocked) {
+              const float* b, const float* z, float* y, const Activation& act, bool inBlocked, bool outBlocked,
+              const Workspace& ws) {
   const int64_t KH = g.k[1], KW = g.k[2], dh = g.dil[1], dw = g.dil[2], sh = g.s[1], sw = g.s[2];
   const int64_t H = g.img[1], W = g.img[2];
   const int64_t padT = g.padBegin[1], padL = g.padBegin[2];
@@ -370,7 +382,11 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
   if ((inBlocked || outBlocked) && !choose::cvecBlockedSuits(g, inBlocked, outBlocked))
     throw Error(ErrorCode::kInternal, "convCvec: the blocked layout needs one group, 16 | channels and stride 1 or 2");
   const int64_t ps = inBlocked ? 16 : 1;  // floats from one input pixel to the next
-  int64_t* taps = tlsTaps.get(size_t(CK + kInputAhead));
+  const CvecBufs need = cvecBufs(g, U, nullptr);
+  const CallWorkspace call(ws, {need.sharedBytes, need.perThreadBytes}, pool.size());
+  const Workspace& w = call.get();
+  const CvecBufs bufs = cvecBufs(g, U, w.shared.part(0));
+  int64_t* taps = bufs.taps;
   std::fill(taps + CK, taps + CK + kInputAhead, 0);  // read by the input prefetch past the last step
   bool rowPhase[2] = {false, false};
   for (int64_t c = 0, k = 0; c < Cg; ++c)
@@ -382,7 +398,7 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
                   : inBlocked ? ((c >> 4) * plane + r * Wp + q) * 16 + (c & 15)
                               : c * plane + r * Wp + q;
       }
-  float* padded = copy ? tlsPadded.get(size_t(Cg * (phased ? 4 : 1) * plane)) : nullptr;
+  float* padded = bufs.padded;
 
   const ClampSplit cs = splitClamp(act);
   if (cs.rest == GemmActivation::kGelu) throw Error(ErrorCode::kInternal, "convCvec: Gelu is not applied in tiles");
@@ -468,7 +484,7 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
           o.p0 = act.p0;
           o.p1 = act.p1;
           o.rotatePf = inBlocked && g.K == 1;
-          float* part = blocks > 1 ? tlsPart.get(size_t((t1 - t0) * kMaxPix * kLanes)) : nullptr;
+          float* part = blocks > 1 ? w.perThread.mine<float>() : nullptr;
           const int64_t steps = (CK + blocks - 1) / blocks;
           auto tile = [&](int64_t ti, int64_t pi, int64_t kb) {
             const int64_t row = ti / perRow, t = ti % perRow;

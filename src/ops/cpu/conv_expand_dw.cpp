@@ -31,7 +31,6 @@
 #include "ops/cpu/conv_fast.h"
 #include "ops/cpu/gemm/act512.h"
 #include "ops/cpu/gemm/gemm_internal.h"
-#include "ops/cpu/scratch.h"
 
 namespace oinfer::conv {
 
@@ -39,9 +38,7 @@ namespace {
 
 constexpr int kGroup = 8;                    // expanded channels per unit
 constexpr int kPix = 48;                     // pixels per expand tile: three vectors
-constexpr int64_t kBufFloats = 16 * 1024;    // per-unit buffer budget (64 KiB)
-
-thread_local cpu::AlignedScratch<float> tlsRows;
+constexpr int64_t kBufFloats = 16 * 1024;    // per-thread band buffer budget (64 KiB)
 
 #if defined(__x86_64__) || defined(__i386__)
 // Expanded channels [c0, c0 + cn) (cn <= kGroup) over P contiguous pixels:
@@ -101,15 +98,18 @@ bool expandDepthwiseFits(const ConvGeom& ga, const ConvGeom& gb) {
   return gb.k[1] * gb.img[2] * kGroup <= kBufFloats && depthwisePlanesFit(gb);
 }
 
-void reserveExpandDepthwiseScratch(ThreadPool& pool) {
-  if (!gemm::avx512Kernels()) return;  // chooseExpandDepthwise never takes the kernel
-  pool.runOnEachThread([](int64_t, int64_t) { tlsRows.get(size_t(kBufFloats)); });
+ScratchNeed expandDepthwiseScratch() {
+  ScratchNeed need;
+  need.perThread = size_t(kBufFloats) * sizeof(float);  // the thread's band of expanded rows
+  return need;
 }
 
 void convExpandDepthwise(ThreadPool& pool, const ConvGeom& ga, const ConvGeom& gb, const float* x, const float* w1,
                          const float* b1, const Activation& act1, const float* w2, const float* b2,
-                         const Activation& act2, float* y, bool rows3x3) {
+                         const Activation& act2, float* y, bool rows3x3, const Workspace& ws) {
 #if defined(__x86_64__) || defined(__i386__)
+  const CallWorkspace call(ws, expandDepthwiseScratch(), pool.size());
+  const ScratchSpan& rows = call.get().perThread;
   const int64_t H = gb.img[1], W = gb.img[2], OH = gb.grid[1], OW = gb.grid[2];
   const int64_t KH = gb.k[1], KW = gb.k[2], s = gb.s[1], padT = gb.padBegin[1];
   const int64_t Cin = ga.C, Ce = ga.M, HW = H * W;
@@ -125,7 +125,7 @@ void convExpandDepthwise(ThreadPool& pool, const ConvGeom& ga, const ConvGeom& g
   post2.p0 = act2.p0;
   post2.p1 = act2.p1;
   pool.parallelFor(ga.N * bands * groups, [&](int64_t u0, int64_t u1) {
-    float* buf = tlsRows.get(size_t(kBufFloats));  // kGroup * P <= kBufFloats; masked stores stay inside
+    float* buf = rows.mine<float>();  // kGroup * P <= kBufFloats; masked stores stay inside
     for (int64_t u = u0; u < u1; ++u) {
       const int64_t grp = u % groups, band = (u / groups) % bands, n = u / (groups * bands);
       const int64_t oh0 = band * B, oh1 = std::min(OH, oh0 + B);
@@ -156,7 +156,7 @@ void convExpandDepthwise(ThreadPool& pool, const ConvGeom& ga, const ConvGeom& g
   }, 1);
 #else
   (void)pool, (void)ga, (void)gb, (void)x, (void)w1, (void)b1, (void)act1, (void)w2, (void)b2, (void)act2, (void)y,
-      (void)rows3x3;
+      (void)rows3x3, (void)ws;
 #endif
 }
 

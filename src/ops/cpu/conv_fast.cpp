@@ -30,7 +30,6 @@
 #include <string>
 
 #include "ops/cpu/gemm/gemm_internal.h"
-#include "ops/cpu/scratch.h"
 
 namespace oinfer::conv {
 
@@ -101,10 +100,6 @@ void im2colPanels(const ConvGeom& g, const float* x, int64_t n0, int64_t nl, int
     }
   }
 }
-
-// The caller's buffer for one chunk of packed im2col columns (workers write
-// into it).
-thread_local cpu::AlignedScratch<float> tlsColumns;
 
 // Columns per packed chunk: the whole output when its im2col fits the budget
 // (about L2), else a multiple of nr sized to it, at least 4 panels.
@@ -266,8 +261,31 @@ std::vector<PackedA> packConvWeights(const ConvGeom& g, const float* w) {
   return out;
 }
 
+// im2col's buffer for one chunk of packed columns (columnChunk), in the
+// workspace's shared part (all threads gather into it).
+int64_t im2colFloats(const ConvGeom& g) {
+  const int nr = gemm::isa().nr;
+  const int64_t CK = g.Cg * g.K, chunk = columnChunk(CK, g.gridSize, nr);
+  return CK * ((chunk + nr - 1) / nr * nr);
+}
+
+ScratchNeed convFloatScratch(const ConvGeom& g, ConvAlgorithm algo, int threads) {
+  switch (algo) {
+    case ConvAlgorithm::kShiftedGemm: return shiftedScratch(g);
+    case ConvAlgorithm::kGemm1x1InPlace: return pointwiseDirectScratch(g);
+    case ConvAlgorithm::kGemm1x1: return gemmScratch(g.Mg, g.gridSize, g.Cg * g.K, true, false, threads);
+    case ConvAlgorithm::kIm2colGemm: {
+      Carve c;
+      c.take<float>(size_t(im2colFloats(g)));
+      return {c.bytes(), 0};
+    }
+    default: return {};  // the NCHW depthwise kernels keep their rows on the stack
+  }
+}
+
 void convFloat(ThreadPool& pool, const ConvGeom& g, ConvAlgorithm algo, const float* x, const float* w,
-               const std::vector<PackedA>& packed, const float* b, const float* z, float* y, const Activation& act) {
+               const std::vector<PackedA>& packed, const float* b, const float* z, float* y, const Activation& act,
+               const Workspace& ws) {
   if (isDepthwiseNchw(algo)) {
     depthwise(pool, g, algo, x, w, b, z, y, act);
     return;
@@ -278,10 +296,10 @@ void convFloat(ThreadPool& pool, const ConvGeom& g, ConvAlgorithm algo, const fl
                                           algorithmName(algo));
   if (algo == ConvAlgorithm::kShiftedGemm) {
     if (packed.size() == size_t(g.G)) {
-      convShifted(pool, g, packed, x, b, z, y, act);
+      convShifted(pool, g, packed, x, b, z, y, act, ws);
     } else {
       const std::vector<PackedA> local = packConvWeights(g, w);
-      convShifted(pool, g, local, x, b, z, y, act);
+      convShifted(pool, g, local, x, b, z, y, act, ws);
     }
     return;
   }
@@ -292,10 +310,12 @@ void convFloat(ThreadPool& pool, const ConvGeom& g, ConvAlgorithm algo, const fl
     pw = &local;
   }
   if (algo == ConvAlgorithm::kGemm1x1InPlace) {
-    convPointwiseDirect(pool, g, *pw, x, b, z, y, act);
+    convPointwiseDirect(pool, g, *pw, x, b, z, y, act, ws);
     return;
   }
   const int64_t P = g.gridSize;
+  // The pointwise GEMM packs x's blocks per thread; im2col gathers into the shared part.
+  const CallWorkspace call(ws, convFloatScratch(g, algo, pool.size()), pool.size());
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t grp = 0; grp < g.G; ++grp) {
       const float* xg = x + (n * g.C + grp * g.Cg) * g.imgSize;
@@ -314,7 +334,7 @@ void convFloat(ThreadPool& pool, const ConvGeom& g, ConvAlgorithm algo, const fl
       ep.p1 = act.p1;
       if (algo == ConvAlgorithm::kGemm1x1) {
         // B is x itself (Cg x P); the GEMM packs it block by block.
-        sgemmPackedA((*pw)[grp], false, P, xg, P, 1.f, 0.f, y + yoff, P, ep, &pool);
+        sgemmPackedA((*pw)[grp], false, P, xg, P, 1.f, 0.f, y + yoff, P, ep, &pool, call.get());
         continue;
       }
       // im2col: each chunk of columns is gathered once, by all threads, into
@@ -322,7 +342,7 @@ void convFloat(ThreadPool& pool, const ConvGeom& g, ConvAlgorithm algo, const fl
       // would gather it once per thread that shares those columns).
       const int nr = gemm::isa().nr;
       const int64_t CK = g.Cg * g.K, chunk = columnChunk(CK, P, nr);
-      float* cols = tlsColumns.get(size_t(CK * ((chunk + nr - 1) / nr * nr)));
+      float* cols = call.get().shared.part<float>(0);
       for (int64_t n0 = 0; n0 < P; n0 += chunk) {
         const int64_t nl = std::min(chunk, P - n0), panels = (nl + nr - 1) / nr;
         pool.parallelFor(panels, [&](int64_t p0, int64_t p1) { im2colPanels(g, xg, n0, nl, p0, p1, cols); },

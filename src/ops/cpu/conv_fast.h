@@ -31,11 +31,19 @@ ClampSplit splitClamp(const Activation& act);
 // One PackedA per group: W[g] as the Mg x Cg*K left operand.
 std::vector<PackedA> packConvWeights(const ConvGeom& g, const float* w);
 
+// Scratch: each algorithm below takes a Workspace (ops/cpu/workspace.h)
+// last and has a function giving what it needs for a geometry (on a pool
+// of `threads`), which the kernels request when they are made; given none
+// or too little (a shape known only at run time, a direct caller such as a
+// test) it allocates for the call.
+
 // y = act(conv(x, w) + b + z) by algorithm `algo` (chooseConv's: a GEMM
 // strategy or an NCHW depthwise kernel). `packed` may be empty (packs per
 // call); b and z may be null; z has y's shape.
+ScratchNeed convFloatScratch(const ConvGeom& g, ConvAlgorithm algo, int threads);
 void convFloat(ThreadPool& pool, const ConvGeom& g, ConvAlgorithm algo, const float* x, const float* w,
-               const std::vector<PackedA>& packed, const float* b, const float* z, float* y, const Activation& act);
+               const std::vector<PackedA>& packed, const float* b, const float* z, float* y, const Activation& act,
+               const Workspace& ws = {});
 
 // Winograd F(2x2, 3x3) or F(4x4, 3x3) (conv_winograd.cpp): for 2-d 3x3
 // stride-1 convs with enough channels and output tiles; chosen at plan time
@@ -45,21 +53,25 @@ void convFloat(ThreadPool& pool, const ConvGeom& g, ConvAlgorithm algo, const fl
 // 16 | C for X, 16 | M for Y; a residual z has Y's layout).
 // tile: 2 or 4, the F(m x m, 3x3) the weights are transformed for (chooseConv's).
 std::vector<PackedB> packWinogradWeights(const ConvGeom& g, const float* w, int tile);
+ScratchNeed winogradScratch(const ConvGeom& g, int tile);
 void convWinograd(ThreadPool& pool, const ConvGeom& g, const float* x, const std::vector<PackedB>& U, const float* b,
-                  const float* z, float* y, const Activation& act, bool inBlocked = false, bool outBlocked = false);
+                  const float* z, float* y, const Activation& act, bool inBlocked = false, bool outBlocked = false,
+                  const Workspace& ws = {});
 
 // The shifted-input GEMM (conv_shifted.cpp) for 2-d convs with one stride
 // both ways, not 1x1: B read straight from zero-padded polyphase
 // copies of the input, no im2col.
 // Needs the packed weights (packConvWeights).
+ScratchNeed shiftedScratch(const ConvGeom& g);
 void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>& packed, const float* x,
-                 const float* b, const float* z, float* y, const Activation& act);
+                 const float* b, const float* z, float* y, const Activation& act, const Workspace& ws = {});
 
 // Pointwise (1x1, stride 1, unpadded) convs with few output channels per
 // group: the micro-kernel reads B straight from the input's channel planes
 // (conv_shifted.cpp), since packing the input would cost as much as the GEMM.
+ScratchNeed pointwiseDirectScratch(const ConvGeom& g);
 void convPointwiseDirect(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>& packed, const float* x,
-                         const float* b, const float* z, float* y, const Activation& act);
+                         const float* b, const float* z, float* y, const Activation& act, const Workspace& ws = {});
 
 // Output channels in the vector lanes (conv_cvec.cpp, AVX-512): for 2-d
 // convs with a horizontal stride of 1 or 2 and enough output channels per
@@ -70,12 +82,10 @@ void convPointwiseDirect(ThreadPool& pool, const ConvGeom& g, const std::vector<
 // (NCHW16c) where choose::cvecBlockedSuits (one group, stride 1 or 2 both
 // ways, 16 | Cg for x, 16 | Mg for y; a residual z has y's layout).
 std::vector<PackedB> packCvecWeights(const ConvGeom& g, const float* w);
-// Sizes the kernel's per-thread scratch for g on every pool thread (at plan
-// time: a warm run must not allocate on a worker that ran none of it before).
-void reserveCvecScratch(ThreadPool& pool, const ConvGeom& g, bool inBlocked);
+ScratchNeed cvecScratch(const ConvGeom& g, bool inBlocked, int threads);
 void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
               const float* b, const float* z, float* y, const Activation& act, bool inBlocked = false,
-              bool outBlocked = false);
+              bool outBlocked = false, const Workspace& ws = {});
 // The same kernel as a GEMM on the calling thread, for Winograd's
 // transformed tiles: O (rows x N) = A (rows x K) * B with A and O blocked by
 // 16 columns (row r's columns 16b..16b+15 at (b * rows + r) * 16), 16 | K;
@@ -95,8 +105,9 @@ void cvecGemmBlocked(const float* A, int64_t rows, int64_t K, const int64_t* tap
 // by packPixvecWeights ([block of 8 channels][C * taps][8]). Chosen wherever
 // choose::pixvecPreferred holds and the weights are constant.
 std::vector<PackedB> packPixvecWeights(const ConvGeom& g, const float* w);
+ScratchNeed pixvecScratch(const ConvGeom& g);
 void convPixvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
-                const float* b, const float* z, float* y, const Activation& act);
+                const float* b, const float* z, float* y, const Activation& act, const Workspace& ws = {});
 // The same in steps, for callers that use its rows as they come
 // (FusedConvMaxPool): the phase copy of one image (by all threads, into the
 // caller's scratch), then output rows [oh0, oh1) of one block of 8 channels
@@ -112,7 +123,8 @@ struct PixvecPrep {
 };
 void pixvecPrepare(const ConvGeom& g, const Activation& act, PixvecPrep& prep);
 int64_t pixvecBlocks(const ConvGeom& g);
-const float* pixvecPhases(ThreadPool& pool, const ConvGeom& g, const float* xn);
+// `phases`: pixvecScratch(g).shared bytes (the call's shared part).
+const float* pixvecPhases(ThreadPool& pool, const ConvGeom& g, const float* xn, float* phases);
 void pixvecRows(const ConvGeom& g, const std::vector<PackedB>& packed, const PixvecPrep& prep, const float* phases,
                 int64_t oh0, int64_t oh1, int64_t mb, const float* b, const float* z, float* out, int64_t ldOut);
 
@@ -166,12 +178,12 @@ void depthwiseBlocked(ThreadPool& pool, const ConvGeom& g, const float* x, const
 // buffers. Takes (expandDepthwiseFits): 2-d, depthwise multiplier 1,
 // stride 1 or 2 both ways, no dilation; chosen (chooseExpandDepthwise) on
 // AVX-512 with an expand activation other than Gelu.
-void reserveExpandDepthwiseScratch(ThreadPool& pool);  // the same for convExpandDepthwise
+ScratchNeed expandDepthwiseScratch();
 // rows3x3: the bands run on depthwise3x3Rows512, else depthwisePlanes512
 // (chooseExpandDepthwise's `second`).
 void convExpandDepthwise(ThreadPool& pool, const ConvGeom& ga, const ConvGeom& gb, const float* x, const float* w1,
                          const float* b1, const Activation& act1, const float* w2, const float* b2,
-                         const Activation& act2, float* y, bool rows3x3);
+                         const Activation& act2, float* y, bool rows3x3, const Workspace& ws = {});
 
 // Parses a FusedConv's activation / activation_params attributes (with a
 // prefix: <prefix>activation, <prefix>activation_params).

@@ -14,16 +14,13 @@
 
 #include <algorithm>
 
-#include "ops/cpu/scratch.h"
 
 namespace oinfer::conv {
 
 namespace {
 
 constexpr int kChans = 8;                   // the pixel-vector kernel's channel block
-constexpr int64_t kBandFloats = 32 * 1024;  // per-thread buffer (128 KiB, L2)
-
-thread_local cpu::AlignedScratch<float> tlsBand;
+constexpr int64_t kBandFloats = 32 * 1024;  // per-thread band buffer (128 KiB, L2)
 
 // Pool output rows per band: as many as the buffer holds conv rows for.
 int64_t bandRows(const ConvGeom& cg, const pool::PoolGeom& pg) {
@@ -74,22 +71,27 @@ ConvMaxPoolBands convMaxPoolBands(const ConvGeom& cg, const pool::PoolGeom& pg) 
   return b;
 }
 
-void reserveConvMaxPoolScratch(ThreadPool& pool) {
-  pool.runOnEachThread([](int64_t, int64_t) { tlsBand.get(size_t(kBandFloats)); });
+ScratchNeed convMaxPoolScratch(const ConvGeom& cg) {
+  ScratchNeed need = pixvecScratch(cg);  // the phase copy, shared
+  need.perThread = size_t(kBandFloats) * sizeof(float);
+  return need;
 }
 
 void convMaxPool(ThreadPool& pool, const ConvGeom& cg, const pool::PoolGeom& pg, const ConvMaxPoolBands& bands,
-                 const std::vector<PackedB>& packed, const float* x, const float* b, const Activation& act, float* y) {
+                 const std::vector<PackedB>& packed, const float* x, const float* b, const Activation& act, float* y,
+                 const Workspace& ws) {
   const int64_t blocks = pixvecBlocks(cg), nb = int64_t(bands.geom.size());
   const int64_t OWc = cg.grid[2], OW = pg.out[2], planeOut = pg.out[1] * OW;
   PixvecPrep prep;
   pixvecPrepare(cg, act, prep);
+  const CallWorkspace call(ws, convMaxPoolScratch(cg), pool.size());
+  const Workspace& w = call.get();
   for (int64_t n = 0; n < cg.N; ++n) {
-    const float* phases = pixvecPhases(pool, cg, x + n * cg.C * cg.imgSize);
+    const float* phases = pixvecPhases(pool, cg, x + n * cg.C * cg.imgSize, w.shared.part<float>(0));
     // Units band-major: a thread takes consecutive bands, whose input rows
     // every channel block reads from its cache.
     pool.parallelFor(nb * blocks, [&](int64_t u0, int64_t u1) {
-      float* buf = tlsBand.get(size_t(kBandFloats));
+      float* buf = w.perThread.mine<float>();
       for (int64_t u = u0; u < u1; ++u) {
         const int64_t i = u / blocks, mb = u % blocks;
         const int64_t r0 = bands.r0[i], r1 = bands.r1[i], ld = (r1 - r0) * OWc;

@@ -23,12 +23,13 @@ struct ConvMaxPoolBands {
 };
 ConvMaxPoolBands convMaxPoolBands(const ConvGeom& cg, const pool::PoolGeom& pg);
 
-// Sizes the per-thread band buffer on every pool thread (at plan time).
-void reserveConvMaxPoolScratch(ThreadPool& pool);
+// Its workspace (conv_fast.h): the phase copy shared, a band per thread.
+ScratchNeed convMaxPoolScratch(const ConvGeom& cg);
 
 // y = MaxPool(act(Conv(x, W) + b)) where chooseConvMaxPool takes it; `packed` from
 // packPixvecWeights(cg, W).
 void convMaxPool(ThreadPool& pool, const ConvGeom& cg, const pool::PoolGeom& pg, const ConvMaxPoolBands& bands,
-                 const std::vector<PackedB>& packed, const float* x, const float* b, const Activation& act, float* y);
+                 const std::vector<PackedB>& packed, const float* x, const float* b, const Activation& act, float* y,
+                 const Workspace& ws = {});
 
 }  // namespace oinfer::conv

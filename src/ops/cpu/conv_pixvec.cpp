@@ -21,7 +21,6 @@
 #include "ops/cpu/conv_fast.h"
 #include "ops/cpu/gemm/act512.h"
 #include "ops/cpu/gemm/gemm_internal.h"
-#include "ops/cpu/scratch.h"
 
 namespace oinfer::conv {
 
@@ -35,8 +34,6 @@ constexpr int64_t kMaxChannels = 4;
 // stack row buffer the phase copy no longer uses; kept so the strategy a
 // plan picks is unchanged (wider rows take the GEMM paths, as before).
 constexpr int64_t kMaxRowCols = 2048;
-
-thread_local cpu::AlignedScratch<float> tlsPhases;  // the caller's (workers fill it)
 
 // The phase copy's layout: for input channel c, padded row r and column
 // phase q, row (c * Hp + r) * s + q of Wq floats; column j holds padded
@@ -137,12 +134,24 @@ std::vector<PackedB> packPixvecWeights(const ConvGeom& g, const float* w) {
 
 int64_t pixvecBlocks(const ConvGeom& g) { return (g.M + kChans - 1) / kChans; }
 
-const float* pixvecPhases(ThreadPool& pool, const ConvGeom& g, const float* xn) {
+ScratchNeed pixvecScratch(const ConvGeom& g) {
 #if defined(__x86_64__) || defined(__i386__)
-  const int64_t s = g.s[2], H = g.img[1], W = g.img[2], C = g.C, padT = g.padBegin[1], padL = g.padBegin[2];
+  // The phase copy of one image, which all threads fill.
   const PhaseLayout L = phaseLayout(g);
-  const int64_t Hp = L.Hp, Wq = L.Wq;
-  float* phases = tlsPhases.get(size_t(C * Hp * s * Wq));
+  Carve c;
+  c.take<float>(size_t(g.C * L.Hp * g.s[2] * L.Wq));
+  return {c.bytes(), 0};
+#else
+  (void)g;
+  return {};
+#endif
+}
+
+const float* pixvecPhases(ThreadPool& pool, const ConvGeom& g, const float* xn, float* phases) {
+#if defined(__x86_64__) || defined(__i386__)
+  const int64_t s = g.s[2], H = g.img[1], W = g.img[2], padT = g.padBegin[1], padL = g.padBegin[2];
+  const PhaseLayout L = phaseLayout(g);
+  const int64_t Hp = L.Hp, Wq = L.Wq, C = g.C;
   // Padded row r of channel c, split by column phase.
   pool.parallelFor(C * Hp, [&](int64_t r0, int64_t r1) {
     for (int64_t cr = r0; cr < r1; ++cr) {
@@ -158,7 +167,7 @@ const float* pixvecPhases(ThreadPool& pool, const ConvGeom& g, const float* xn) 
   }, std::max<int64_t>(1, 4096 / (s * Wq)));
   return phases;
 #else
-  (void)pool, (void)g;
+  (void)pool, (void)g, (void)phases;
   return xn;
 #endif
 }
@@ -213,12 +222,13 @@ void pixvecRows(const ConvGeom& g, const std::vector<PackedB>& packed, const Pix
 }
 
 void convPixvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& packed, const float* x,
-                const float* b, const float* z, float* y, const Activation& act) {
+                const float* b, const float* z, float* y, const Activation& act, const Workspace& ws) {
   PixvecPrep prep;
   pixvecPrepare(g, act, prep);
   const int64_t blocks = pixvecBlocks(g);
+  const CallWorkspace call(ws, pixvecScratch(g), pool.size());
   for (int64_t n = 0; n < g.N; ++n) {
-    const float* phases = pixvecPhases(pool, g, x + n * g.C * g.imgSize);
+    const float* phases = pixvecPhases(pool, g, x + n * g.C * g.imgSize, call.get().shared.part<float>(0));
     // Units: one output row, every channel block (its input rows stay in L1).
     pool.parallelFor(g.grid[1], [&](int64_t o0, int64_t o1) {
       for (int64_t oh = o0; oh < o1; ++oh)

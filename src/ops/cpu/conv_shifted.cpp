@@ -26,14 +26,54 @@
 
 #include "ops/cpu/conv_fast.h"
 #include "ops/cpu/gemm/gemm_internal.h"
-#include "ops/cpu/scratch.h"
 
 namespace oinfer::conv {
 
 namespace {
 
-thread_local cpu::AlignedScratch<float> tlsPad, tlsOut;  // the caller's (workers write into them)
-thread_local cpu::AlignedScratch<int64_t> tlsShifts;
+// convShifted's layout for g: sub-planes of phase (pr, pc) hold padded rows
+// i*st + pr, columns j*st + pc; and its buffers in the workspace's shared
+// part (all threads write them): the taps' shifts, the phase planes, and
+// (unless rows align) the output chunk the panels write before the copy.
+struct ShiftedDims {
+  int64_t st, Wg, Hs, sub, phases, plane, slack, rowChunk;
+  bool rowAligned;
+  explicit ShiftedDims(const ConvGeom& g) {
+    const int64_t KH = g.k[1], dh = g.dil[1], OH = g.grid[1], OW = g.grid[2];
+    const int nr = gemm::isa().nr;
+    st = g.s[2];
+    Wg = (windowSpan(g, 2) + st - 1) / st;
+    Hs = OH + (KH - 1) * dh / st;
+    sub = Hs * Wg;
+    phases = st * st;
+    plane = phases * sub;
+    // Reads run up to nr columns past the last panel's start and a tap's shift
+    // past the plane: zeroed slack keeps them inside the buffer.
+    slack = nr + Wg + 64;
+    // Row-aligned panels (each output row split into panels of nr from its
+    // start) let the micro-kernel write Y itself, with the residual, at the
+    // price of a partial panel per row: taken when that wastes under 20%.
+    // Otherwise (narrow rows: 7, 13, 14 wide) panels run across the output
+    // grid and the valid columns are copied into Y from Ypad.
+    const int64_t perRow = (OW + nr - 1) / nr;
+    rowAligned = perRow * nr * 5 <= OW * 6;
+    rowChunk = rowAligned ? OH : std::clamp<int64_t>((int64_t{1} << 19) / std::max<int64_t>(1, g.Mg * Wg), 1, OH);
+  }
+};
+struct ShiftedBufs {
+  int64_t* shifts;
+  float* xpad;
+  float* ypad;
+};
+ShiftedBufs shiftedBufs(const ConvGeom& g, const ShiftedDims& d, void* base, size_t* bytes = nullptr) {
+  Carve c(base);
+  ShiftedBufs s;
+  s.shifts = c.take<int64_t>(size_t(g.Cg * g.K));
+  s.xpad = c.take<float>(size_t(g.Cg * d.plane + d.slack));
+  s.ypad = d.rowAligned ? nullptr : c.take<float>(size_t(g.Mg * d.rowChunk * d.Wg));
+  if (bytes) *bytes = c.bytes();
+  return s;
+}
 
 // One column panel (cols <= nr output columns) against M tiles [t0, t1),
 // over all K blocks, written into Y (row stride ldy) with bias, residual and
@@ -121,12 +161,19 @@ void forPanels(ThreadPool& pool, int64_t panels, int64_t mTiles, F&& fn) {
 
 }  // namespace
 
+ScratchNeed pointwiseDirectScratch(const ConvGeom& g) {
+  Carve c;
+  c.take<int64_t>(size_t(g.Cg));  // the channels' shifts
+  return {c.bytes(), 0};
+}
+
 void convPointwiseDirect(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>& packed, const float* x,
-                         const float* b, const float* z, float* y, const Activation& act) {
+                         const float* b, const float* z, float* y, const Activation& act, const Workspace& ws) {
   const gemm::Isa& I = gemm::isa();
   const int nr = I.nr;
   const int64_t Cg = g.Cg, Mg = g.Mg, P = g.gridSize, mTiles = (Mg + I.mr - 1) / I.mr;
-  int64_t* shifts = tlsShifts.get(size_t(Cg));
+  const CallWorkspace call(ws, pointwiseDirectScratch(g), pool.size());
+  int64_t* shifts = call.get().shared.part<int64_t>(0);
   for (int64_t c = 0; c < Cg; ++c) shifts[c] = c * g.imgSize;
   const ClampSplit cs = splitClamp(act);
   GemmEpilogue tail;  // what runPanel applies after the clamp
@@ -152,21 +199,27 @@ void convPointwiseDirect(ThreadPool& pool, const ConvGeom& g, const std::vector<
     }
 }
 
+ScratchNeed shiftedScratch(const ConvGeom& g) {
+  ScratchNeed need;
+  shiftedBufs(g, ShiftedDims(g), nullptr, &need.shared);
+  return need;
+}
+
 void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>& packed, const float* x,
-                 const float* b, const float* z, float* y, const Activation& act) {
+                 const float* b, const float* z, float* y, const Activation& act, const Workspace& ws) {
   const gemm::Isa& I = gemm::isa();
   const int mr = I.mr, nr = I.nr;
-  const int64_t KH = g.k[1], KW = g.k[2], dh = g.dil[1], dw = g.dil[2], st = g.s[2];
+  const int64_t KH = g.k[1], KW = g.k[2], dh = g.dil[1], dw = g.dil[2];
   const int64_t OH = g.grid[1], OW = g.grid[2], H = g.img[1], W = g.img[2];
   const int64_t padT = g.padBegin[1], padL = g.padBegin[2];
-  // Sub-planes of phase (pr, pc): padded rows i*st + pr, columns j*st + pc.
-  const int64_t Wg = (windowSpan(g, 2) + st - 1) / st;
-  const int64_t Hs = OH + (KH - 1) * dh / st;
-  const int64_t sub = Hs * Wg, phases = st * st, plane = phases * sub;
+  const ShiftedDims dims(g);
+  const int64_t st = dims.st, Wg = dims.Wg, Hs = dims.Hs, sub = dims.sub, phases = dims.phases, plane = dims.plane;
   const int64_t Cg = g.Cg, Mg = g.Mg, CK = Cg * g.K, P = g.gridSize;
   const int64_t kc = packed.empty() ? gemm::kKc : packed[0].kc;
+  const CallWorkspace call(ws, shiftedScratch(g), pool.size());
+  const ShiftedBufs bufs = shiftedBufs(g, dims, call.get().shared.part(0));
 
-  int64_t* shifts = tlsShifts.get(size_t(CK));
+  int64_t* shifts = bufs.shifts;
   bool used[4][4] = {};  // phases some tap reads (st <= 4)
   for (int64_t c = 0, k = 0; c < Cg; ++c)
     for (int64_t kh = 0; kh < KH; ++kh)
@@ -175,20 +228,12 @@ void convShifted(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedA>
         shifts[k] = c * plane + ((th % st) * st + tw % st) * sub + th / st * Wg + tw / st;
         if (st <= 4) used[th % st][tw % st] = true;
       }
-  // Reads run up to nr columns past the last panel's start and a tap's shift
-  // past the plane: zeroed slack keeps them inside the buffer.
-  const int64_t slack = nr + Wg + 64;
-  float* xpad = tlsPad.get(size_t(Cg * plane + slack));
-  // Row-aligned panels (each output row split into panels of nr from its
-  // start) let the micro-kernel write Y itself, with the residual, at the
-  // price of a partial panel per row: taken when that wastes under 20%.
-  // Otherwise (narrow rows: 7, 13, 14 wide) panels run across the output
-  // grid and the valid columns are copied into Y from Ypad.
+  const int64_t slack = dims.slack;
+  float* xpad = bufs.xpad;
   const int64_t perRow = (OW + nr - 1) / nr;
-  const bool rowAligned = perRow * nr * 5 <= OW * 6;
-  const int64_t rowChunk =
-      rowAligned ? OH : std::clamp<int64_t>((int64_t{1} << 19) / std::max<int64_t>(1, Mg * Wg), 1, OH);
-  float* ypad = rowAligned ? nullptr : tlsOut.get(size_t(Mg * rowChunk * Wg));
+  const bool rowAligned = dims.rowAligned;
+  const int64_t rowChunk = dims.rowChunk;
+  float* ypad = bufs.ypad;
 
   float lo = 0.f, hi = 0.f;
   GemmEpilogue post;  // what the copy into Y applies

@@ -48,15 +48,10 @@
 #include "ops/cpu/conv_fast.h"
 #include "ops/cpu/gemm/act512.h"
 #include "ops/cpu/gemm/gemm_internal.h"
-#include "ops/cpu/scratch.h"
 
 namespace oinfer::conv {
 
 namespace {
-
-// Caller-thread scratch (workers write into it).
-thread_local cpu::AlignedScratch<float> tlsV, tlsO;
-thread_local cpu::AlignedScratch<int64_t> tlsTaps;
 
 // Tiles per chunk: V and O together about 4 MiB; a multiple of the packed
 // GEMM's row tile unless the whole output fits.
@@ -360,17 +355,47 @@ std::vector<PackedB> packWeights(const ConvGeom& g, const float* w) {
   return out;
 }
 
+// A chunk's transformed input V and GEMM output O (and the vector path's
+// taps), in the workspace's shared part (all threads write them); sized by
+// the path `vec` takes (base null: only counts into `bytes`).
+struct WinogradBufs {
+  float* V;
+  float* O;
+  int64_t* taps;
+};
+template <int m>
+WinogradBufs winogradBufs(const ConvGeom& g, bool vec, void* base, size_t* bytes = nullptr) {
+  constexpr int T = m + 2, T2 = T * T;
+  const int64_t C = g.C, M = g.M;
+  const int64_t tiles = ((g.grid[1] + m - 1) / m) * ((g.grid[2] + m - 1) / m);
+  Carve c(base);
+  WinogradBufs w{};
+  if (vec) {
+    const int64_t MB = (M + 15) / 16, Cp = (C + 15) / 16 * 16;
+    const int64_t TB = tileChunk(tiles, T2, Cp, MB * 16);
+    w.V = c.take<float>(size_t(T2 * Cp * TB));
+    w.O = c.take<float>(size_t(T2 * MB * 16 * TB));
+    w.taps = c.take<int64_t>(size_t(Cp + kCvecTapsPad));
+  } else {
+    const int64_t TB = tileChunk(tiles, T2, C, M), mr = gemm::isa().mr;
+    w.V = c.take<float>(size_t(T2 * C * ((TB + mr - 1) / mr * mr)));
+    w.O = c.take<float>(size_t(T2 * TB * M));
+  }
+  if (bytes) *bytes = c.bytes();
+  return w;
+}
+
 // The portable path: V in the GEMM's packed-A layout, the packed GEMM.
 template <int m>
 void runPortable(ThreadPool& pool, const ConvGeom& g, const float* xn, const std::vector<PackedB>& U, const float* b,
-                 const float* zn, float* yn, const ClampSplit& cs) {
+                 const float* zn, float* yn, const ClampSplit& cs, const WinogradBufs& bufs) {
   constexpr int T = m + 2, T2 = T * T;
   const int64_t C = g.C, M = g.M;
   const int64_t tiles = ((g.grid[1] + m - 1) / m) * ((g.grid[2] + m - 1) / m);
   const int64_t TB = tileChunk(tiles, T2, C, M), mr = gemm::isa().mr;
   const int64_t xiStride = C * ((TB + mr - 1) / mr * mr);  // one packed V_xi
-  float* V = tlsV.get(size_t(T2 * xiStride));
-  float* O = tlsO.get(size_t(T2 * TB * M));
+  float* V = bufs.V;
+  float* O = bufs.O;
   for (int64_t t0 = 0; t0 < tiles; t0 += TB) {
     const int64_t tb = std::min(TB, tiles - t0);
     pool.parallelFor(C, [&](int64_t c0, int64_t c1) { inputTransform<m>(g, xn, c0, c1, t0, tb, xiStride, V); },
@@ -389,15 +414,16 @@ void runPortable(ThreadPool& pool, const ConvGeom& g, const float* xn, const std
 #if defined(__x86_64__) || defined(__i386__)
 template <int m>
 void runVector(ThreadPool& pool, const ConvGeom& g, const float* xn, const std::vector<PackedB>& U, const float* b,
-               const float* zn, float* yn, const ClampSplit& cs, bool inBlocked, bool outBlocked) {
+               const float* zn, float* yn, const ClampSplit& cs, bool inBlocked, bool outBlocked,
+               const WinogradBufs& bufs) {
   constexpr int T = m + 2, T2 = T * T;
   const int64_t C = g.C, M = g.M, CB = (C + 15) / 16, MB = (M + 15) / 16, Cp = CB * 16;
   const int64_t panels = (M + 31) / 32;
   const int64_t tiles = ((g.grid[1] + m - 1) / m) * ((g.grid[2] + m - 1) / m);
   const int64_t TB = tileChunk(tiles, T2, Cp, MB * 16);
-  float* V = tlsV.get(size_t(T2 * Cp * TB));
-  float* O = tlsO.get(size_t(T2 * MB * 16 * TB));
-  int64_t* taps = tlsTaps.get(size_t(Cp + kCvecTapsPad));
+  float* V = bufs.V;
+  float* O = bufs.O;
+  int64_t* taps = bufs.taps;
   for (int64_t t0 = 0; t0 < tiles; t0 += TB) {
     const int64_t tb = std::min(TB, tiles - t0);
     const int64_t vStride = Cp * tb, oStride = MB * 16 * tb;  // one V_xi, one O_xi
@@ -422,7 +448,7 @@ void runVector(ThreadPool& pool, const ConvGeom& g, const float* xn, const std::
 
 template <int m>
 void run(ThreadPool& pool, const ConvGeom& g, const float* x, const std::vector<PackedB>& U, const float* b,
-         const float* z, float* y, const Activation& act, bool inBlocked, bool outBlocked) {
+         const float* z, float* y, const Activation& act, bool inBlocked, bool outBlocked, const Workspace& ws) {
   const int64_t C = g.C, M = g.M, P = g.gridSize;
   // Relu / Clip in the output transform, after the residual; any other
   // activation in a pass over Y after.
@@ -432,15 +458,19 @@ void run(ThreadPool& pool, const ConvGeom& g, const float* x, const std::vector<
     throw Error(ErrorCode::kInternal, "convWinograd: planes too large for the AVX-512 path's int32 offsets");
   if ((inBlocked || outBlocked) && !vec)
     throw Error(ErrorCode::kInternal, "convWinograd: the blocked layout needs the AVX-512 path");
+  ScratchNeed need;
+  winogradBufs<m>(g, vec, nullptr, &need.shared);
+  const CallWorkspace call(ws, need, pool.size());
+  const WinogradBufs bufs = winogradBufs<m>(g, vec, call.get().shared.part(0));
   for (int64_t n = 0; n < g.N; ++n) {
     const float* xn = x + n * C * g.imgSize;
     float* yn = y + n * M * P;
     const float* zn = z ? z + n * M * P : nullptr;
 #if defined(__x86_64__) || defined(__i386__)
-    if (vec) runVector<m>(pool, g, xn, U, b, zn, yn, cs, inBlocked, outBlocked);
+    if (vec) runVector<m>(pool, g, xn, U, b, zn, yn, cs, inBlocked, outBlocked, bufs);
     else
 #endif
-      runPortable<m>(pool, g, xn, U, b, zn, yn, cs);
+      runPortable<m>(pool, g, xn, U, b, zn, yn, cs, bufs);
     if (cs.rest != GemmActivation::kNone) {
       // Element-wise: Y's layout does not matter.
       GemmEpilogue ep;
@@ -462,11 +492,19 @@ std::vector<PackedB> packWinogradWeights(const ConvGeom& g, const float* w, int 
   return tile == 4 ? packWeights<4>(g, w) : packWeights<2>(g, w);
 }
 
+ScratchNeed winogradScratch(const ConvGeom& g, int tile) {
+  ScratchNeed need;
+  if (tile == 4) winogradBufs<4>(g, vectorPath(), nullptr, &need.shared);
+  else winogradBufs<2>(g, vectorPath(), nullptr, &need.shared);
+  return need;
+}
+
 void convWinograd(ThreadPool& pool, const ConvGeom& g, const float* x, const std::vector<PackedB>& U, const float* b,
-                  const float* z, float* y, const Activation& act, bool inBlocked, bool outBlocked) {
+                  const float* z, float* y, const Activation& act, bool inBlocked, bool outBlocked,
+                  const Workspace& ws) {
   // The packed weights say which transform they were made for.
-  if (U.size() == 36) run<4>(pool, g, x, U, b, z, y, act, inBlocked, outBlocked);
-  else if (U.size() == 16) run<2>(pool, g, x, U, b, z, y, act, inBlocked, outBlocked);
+  if (U.size() == 36) run<4>(pool, g, x, U, b, z, y, act, inBlocked, outBlocked, ws);
+  else if (U.size() == 16) run<2>(pool, g, x, U, b, z, y, act, inBlocked, outBlocked, ws);
   else throw Error(ErrorCode::kInternal, "convWinograd: weights packed for neither F(2x2, 3x3) nor F(4x4, 3x3)");
 }
 

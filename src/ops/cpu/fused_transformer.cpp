@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -42,7 +43,6 @@ const char* kDomain = "ai.oinfer";
 class FusedMatMulKernel final : public Kernel {
  public:
   explicit FusedMatMulKernel(const KernelInit& init) {
-    reserveThreadScratch(init.pool);
     const std::string act = init.node.attrString("activation", "");
     if (act == "Relu") act_ = GemmActivation::kRelu;
     else if (act == "Gelu") gelu_ = true;
@@ -55,6 +55,18 @@ class FusedMatMulKernel final : public Kernel {
         return transB_ ? packB(true, b->dim(1), b->dim(0), b->data<float>(), b->dim(1))
                        : packB(false, b->dim(0), b->dim(1), b->data<float>(), b->dim(1));
       }, true);
+    // The planned shapes' GEMM scratch (A's leading dims fold into M).
+    const ValueInfo* ai = init.inputs[0];
+    const ValueInfo* bi = init.hasInput(1) ? init.inputs[1] : nullptr;
+    if (ai->hasShape && isStatic(ai->shape) && !ai->shape.empty() && bi && bi->hasShape && isStatic(bi->shape) &&
+        bi->shape.size() == 2) {
+      const std::vector<int64_t> as = toStatic(ai->shape), bs = toStatic(bi->shape);
+      const int64_t K = bs[transB_ ? 1 : 0], N = bs[transB_ ? 0 : 1];
+      int64_t M = 1;
+      for (int64_t d : as) M *= d;
+      M = K == 0 ? 0 : M / K;
+      scratch_ = requestWorkspace(init, gemmScratch(M, N, K, false, packed_ != nullptr, init.threads()));
+    }
   }
 
   std::string algorithm() const override { return cpu::chooseGemm(true, packed_ != nullptr).name(); }
@@ -89,12 +101,14 @@ class FusedMatMulKernel final : public Kernel {
       ep.residual = r.data<float>();
       ep.ldr = N;
     }
+    const Workspace ws = scratch_ ? workspace(ctx, *scratch_) : Workspace{};  // sgemm checks its size
     if (!packed_) {
       // A weight that is not constant (rare: the pass only fuses initializers).
-      sgemm(false, transB_, M, N, K, 1.f, a.data<float>(), K, b.data<float>(), b.dim(1), 0.f, yp, N, &ctx.pool());
+      sgemm(false, transB_, M, N, K, 1.f, a.data<float>(), K, b.data<float>(), b.dim(1), 0.f, yp, N, &ctx.pool(),
+            ws);
       applyGemmEpilogue(ep, yp, N, M, N);
     } else {
-      sgemmPacked(false, M, a.data<float>(), K, *packed_, 1.f, 0.f, yp, N, ep, &ctx.pool());
+      sgemmPacked(false, M, a.data<float>(), K, *packed_, 1.f, 0.f, yp, N, ep, &ctx.pool(), ws);
     }
     if (gelu_)
       ctx.pool().parallelFor(M, [&](int64_t r0, int64_t r1) {
@@ -104,6 +118,7 @@ class FusedMatMulKernel final : public Kernel {
 
  private:
   std::shared_ptr<const PackedB> packed_;  // null: B is not a constant
+  std::optional<WorkspaceIds> scratch_;    // static shapes
   GemmActivation act_ = GemmActivation::kNone;
   bool transB_ = false;  // B is [N, K] (a Gemm with transB=1)
   bool gelu_ = false;  // applied after the GEMM with the vectorised erf
@@ -191,9 +206,6 @@ struct AttentionLayout {
   int64_t oOff(int64_t b, int64_t h) const { return b * oB + h * oH; }
 };
 
-// Per-thread score rows, sized at plan time when the shapes are known.
-thread_local std::vector<float> tlsScores;
-
 // A lambda kernel that reports its algorithm.
 template <class F>
 std::unique_ptr<Kernel> makeAttentionKernel(std::string algorithm, F&& f) {
@@ -218,24 +230,35 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
   if ((seqFirst || hasOffsets) && (numHeads <= 0 || headSize <= 0 || offsets.size() != 3 || offsets[0] < 0 ||
                                    offsets[1] < 0 || offsets[2] < 0))
     init.fail("seq_first and offsets need num_heads > 0, head_size > 0 and three offsets >= 0");
-  reserveThreadScratch(init.pool);
+  // With static shapes: each thread's score rows (S x T) and the two
+  // single-threaded GEMMs' packing (Q K^T: S x T over D; scores V: S x E
+  // over T), requested per thread. Other shapes allocate per call.
   const ValueInfo* qi = init.hasInput(0) ? init.inputs[0] : nullptr;
   const ValueInfo* ki = init.hasInput(1) ? init.inputs[1] : nullptr;
-  if (init.pool && qi && ki && qi->hasShape && ki->hasShape && isStatic(qi->shape) && isStatic(ki->shape) &&
-      qi->shape.size() >= 2 && ki->shape.size() >= 2) {
-    const size_t r = qi->shape.size();
-    const int64_t S = seqFirst ? qi->shape[0].value : numHeads > 0 ? qi->shape[1].value : qi->shape[r - 2].value;
-    const int64_t T = seqFirst ? ki->shape[0].value : numHeads > 0 ? ki->shape[1].value : ki->shape.back().value;
-    const size_t need = static_cast<size_t>(S * T);
-    init.pool->runOnEachThread([need](int64_t, int64_t) {
-      if (tlsScores.size() < need) tlsScores.resize(need);
-    });
+  const ValueInfo* vi = init.hasInput(2) ? init.inputs[2] : nullptr;
+  size_t scoresId = 0;
+  std::optional<WorkspaceIds> gemmIds;
+  if (qi && ki && vi && qi->hasShape && ki->hasShape && vi->hasShape && isStatic(qi->shape) &&
+      isStatic(ki->shape) && isStatic(vi->shape) && qi->shape.size() >= 2 && ki->shape.size() >= 2 &&
+      vi->shape.size() >= 2) {
+    const std::vector<int64_t> qs = toStatic(qi->shape), ks = toStatic(ki->shape), vs = toStatic(vi->shape);
+    const size_t r = qs.size();
+    const bool headCols = seqFirst || (numHeads > 0 && hasOffsets);
+    const int64_t S = seqFirst ? qs[0] : numHeads > 0 ? qs[1] : qs[r - 2];
+    const int64_t T = seqFirst ? ks[0] : numHeads > 0 ? ks[1] : ks.back();
+    const int64_t D = headCols ? headSize : numHeads > 0 ? qs.back() / numHeads : qs.back();
+    const int64_t E = headCols ? headSize : numHeads > 0 ? vs.back() / numHeads : vs.back();
+    scoresId = init.requestScratch(size_t(std::max<int64_t>(S * T, 0)) * sizeof(float), true);
+    ScratchNeed need = gemmScratch(S, T, D, false, false, 1);
+    need.cover(gemmScratch(S, E, T, false, false, 1));
+    gemmIds = requestWorkspace(init, need);
   }
   // Per (batch, head): Q K^T and scores * V on the sgemm (B packed per call),
   // the scaled masked softmax between on the rows' kernel of the same ISA.
   return makeAttentionKernel("per-head-gemm-softmax " +
                                  std::string(cpu::isaName(cpu::chooseGemm(true, false).isa)),
-                             [scale, numHeads, seqFirst, headSize, offsets, hasOffsets](KernelContext& ctx) {
+                             [scale, numHeads, seqFirst, headSize, offsets, hasOffsets, scoresId,
+                              gemmIds](KernelContext& ctx) {
     const Tensor& q = ctx.input(0);
     const Tensor& k = ctx.input(1);
     const Tensor& v = ctx.input(2);
@@ -366,20 +389,25 @@ std::unique_ptr<Kernel> makeAttention(const KernelInit& init) {
     float* yp = ctx.output(0).data<float>();
     const int64_t problems = L.batch * L.heads;
     if (problems == 0 || L.S == 0 || L.E == 0) return;
+    const size_t scoreBytes = static_cast<size_t>(L.S * L.T) * sizeof(float);
+    const ScratchSpan* planned = gemmIds ? &ctx.scratch(scoresId) : nullptr;
+    const bool fits = planned && planned->bytes >= scoreBytes && planned->parts >= ctx.pool().size();
+    const Workspace ws = gemmIds ? workspace(ctx, *gemmIds) : Workspace{};  // sgemm checks its size
     ctx.pool().parallelFor(problems, [&](int64_t p0, int64_t p1) {
-      // Per thread and kept across runs, so steady-state runs do not allocate.
-      std::vector<float>& scores = tlsScores;
-      if (scores.size() < static_cast<size_t>(L.S * L.T)) scores.resize(static_cast<size_t>(L.S * L.T));
-      float* sc = scores.data();
+      // The planned shapes' rows in the thread's scratch; others (shapes
+      // known only now) in a buffer of this call.
+      std::vector<float> own;
+      if (!fits) own.resize(static_cast<size_t>(L.S * L.T));
+      float* sc = fits ? planned->mine<float>() : own.data();
       for (int64_t p = p0; p < p1; ++p) {
         const int64_t b = p / L.heads, h = p % L.heads;
         // K as [T, D] rows (read transposed), or K^T [D, T].
         sgemm(false, L.kRows, L.S, L.T, L.D, 1.f, qp + L.qOff(b, h), L.ldq, kp + L.kOff(b, h), L.ldk, 0.f, sc, L.T,
-              nullptr);
+              nullptr, ws);
         const float* mh = mask ? mask + maskOffset(p) : nullptr;
         cpu::scaledMaskedSoftmaxRows(sc, mh, maskRowStride, scale, sc, L.S, L.T);
         sgemm(false, false, L.S, L.E, L.T, 1.f, sc, L.T, vp + L.vOff(b, h), L.ldv, 0.f, yp + L.oOff(b, h), L.ldo,
-              nullptr);
+              nullptr, ws);
       }
     });
   });

@@ -4,6 +4,7 @@
 // are fewer GEMMs than threads, so one large product still uses the pool.
 #include <Eigen/Core>
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -79,6 +80,19 @@ class GemmKernel final : public Kernel {
         transB_(init.node.attrInt("transB", 0) != 0),
         alpha_(static_cast<T>(init.node.attrFloat("alpha", 1.f))),
         beta_(static_cast<T>(init.node.attrFloat("beta", 1.f))) {
+    if constexpr (std::is_same_v<T, float>) {
+      // The planned shapes' GEMM scratch, whether B comes packed or not.
+      const ValueInfo* ai = init.inputs[0];
+      const ValueInfo* bi = init.hasInput(1) ? init.inputs[1] : nullptr;
+      if (ai->hasShape && isStatic(ai->shape) && ai->shape.size() == 2 && bi && bi->hasShape &&
+          isStatic(bi->shape) && bi->shape.size() == 2) {
+        const int64_t M = ai->shape[transA_ ? 1 : 0].value, K = ai->shape[transA_ ? 0 : 1].value;
+        const int64_t N = bi->shape[transB_ ? 0 : 1].value;
+        ScratchNeed need = gemmScratch(M, N, K, false, true, init.threads());
+        need.cover(gemmScratch(M, N, K, false, false, init.threads()));
+        scratch_ = requestWorkspace(init, need);
+      }
+    }
     // A constant B is packed once into [K, N] so run() streams it row-major.
     if (const Tensor* b = init.constInput(1); b && b->rank() == 2 && b->dtype() == dataTypeOf<T>) {
       const int64_t rows = b->dim(0), cols = b->dim(1);
@@ -116,12 +130,13 @@ class GemmKernel final : public Kernel {
     if (useC) fillFromC(ctx, ctx.input(2), yp, M, N);
     if constexpr (std::is_same_v<T, float>) {
       const int64_t lda = a.dim(1);
+      const Workspace ws = scratch_ ? workspace(ctx, *scratch_) : Workspace{};  // sgemm checks its size
       if (sgemmB_ && sgemmB_->K == K && sgemmB_->N == N) {
         sgemmPacked(transA_, M, a.data<float>(), lda, *sgemmB_, alpha_, useC ? 1.f : 0.f, yp, N, GemmEpilogue{},
-                    &ctx.pool());
+                    &ctx.pool(), ws);
       } else {
         sgemm(transA_, transB_, M, N, K, alpha_, a.data<float>(), lda, b.data<float>(), b.dim(1), useC ? 1.f : 0.f, yp,
-              N, &ctx.pool());
+              N, &ctx.pool(), ws);
       }
       return;
     }
@@ -159,10 +174,10 @@ class GemmKernel final : public Kernel {
   T alpha_, beta_;
   Tensor packed_;
   std::shared_ptr<const PackedB> sgemmB_;  // float: a constant B, packed
+  std::optional<WorkspaceIds> scratch_;     // float, static shapes
 };
 
 std::unique_ptr<Kernel> makeGemm(const KernelInit& init) {
-  reserveThreadScratch(init.pool);
   std::unique_ptr<Kernel> k;
   dispatchType<float, double>(init.inputs[0]->dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -195,8 +210,14 @@ void batchOffsets(const std::vector<int64_t>& src, const std::vector<int64_t>& t
   }
 }
 
+// The batch bookkeeping of one MatMul kernel, kept across its runs so a
+// warm run allocates nothing.
+struct MatMulBatches {
+  std::vector<int64_t> a, b, out, offA, offB;
+};
+
 template <class T>
-void matmul(KernelContext& ctx, const PackedB* packedB = nullptr) {
+void matmul(KernelContext& ctx, MatMulBatches& batches, const PackedB* packedB = nullptr, const Workspace& ws = {}) {
   const Tensor& a = ctx.input(0);
   const Tensor& b = ctx.input(1);
   if (a.rank() == 0 || b.rank() == 0 || a.shape().back() != (b.rank() == 1 ? b.dim(0) : b.dim(b.rank() - 2)))
@@ -206,13 +227,9 @@ void matmul(KernelContext& ctx, const PackedB* packedB = nullptr) {
   const int64_t K = a.shape().back();
   int64_t M = a.rank() >= 2 ? a.dim(a.rank() - 2) : 1;
   const int64_t N = b.rank() >= 2 ? b.shape().back() : 1;
-  // Per-thread scratch reused across runs, so a warm run allocates nothing.
-  // (Named references: the lambdas below run on pool threads, whose own
-  // thread_local instances are not these.)
-  thread_local std::vector<int64_t> tlsBatchA, tlsBatchB, tlsOut, tlsOffA, tlsOffB;
-  std::vector<int64_t>& batchA = tlsBatchA;
-  std::vector<int64_t>& batchB = tlsBatchB;
-  std::vector<int64_t>& outBatch = tlsOut;
+  std::vector<int64_t>& batchA = batches.a;
+  std::vector<int64_t>& batchB = batches.b;
+  std::vector<int64_t>& outBatch = batches.out;
   batchA.assign(a.shape().begin(), a.shape().end() - std::min<size_t>(a.rank(), 2));
   batchB.assign(b.shape().begin(), b.shape().end() - std::min<size_t>(b.rank(), 2));
   // A shared B lets A's batch fold into M: one tall GEMM instead of many.
@@ -228,8 +245,8 @@ void matmul(KernelContext& ctx, const PackedB* packedB = nullptr) {
       ctx.fail("cannot broadcast batch dims of " + shapeToString(a.shape()) + " and " + shapeToString(b.shape()));
     outBatch[outBatch.size() - 1 - k] = da == 1 ? db : da;
   }
-  std::vector<int64_t>& offA = tlsOffA;
-  std::vector<int64_t>& offB = tlsOffB;
+  std::vector<int64_t>& offA = batches.offA;
+  std::vector<int64_t>& offB = batches.offB;
   batchOffsets(batchA, outBatch, M * K, offA);
   batchOffsets(batchB, outBatch, K * N, offB);
   const int64_t gemms = static_cast<int64_t>(offA.size());
@@ -238,15 +255,16 @@ void matmul(KernelContext& ctx, const PackedB* packedB = nullptr) {
   T* yp = ctx.output(0).data<T>();
   if constexpr (std::is_same_v<T, float>) {
     if (packedB && !packedB->empty() && gemms == 1 && packedB->K == K && packedB->N == N) {
-      sgemmPacked(false, M, ap, K, *packedB, 1.f, 0.f, yp, N, GemmEpilogue{}, &ctx.pool());
+      sgemmPacked(false, M, ap, K, *packedB, 1.f, 0.f, yp, N, GemmEpilogue{}, &ctx.pool(), ws);
       return;
     }
-    // Many small products (attention heads): one per task, each single-threaded.
+    // Many small products (attention heads): one per task, each
+    // single-threaded on its thread's part of ws.
     const bool perTask = gemms >= 2 * ctx.pool().size() || M * N * K < (int64_t{1} << 19);
     ctx.pool().parallelFor(perTask ? gemms : 1, [&](int64_t g0, int64_t g1) {
       for (int64_t g = perTask ? g0 : 0; g < (perTask ? g1 : gemms); ++g)
         sgemm(false, false, M, N, K, 1.f, ap + offA[g], K, bp + offB[g], N, 0.f, yp + g * M * N, N,
-              perTask ? nullptr : &ctx.pool());
+              perTask ? nullptr : &ctx.pool(), ws);
     });
     return;
   }
@@ -264,26 +282,43 @@ void matmul(KernelContext& ctx, const PackedB* packedB = nullptr) {
       std::max<int64_t>(1, kMinTaskFlops / std::max<int64_t>(taskFlops, 1)));
 }
 
+// The GEMM scratch a float MatMul of these static shapes needs, whichever
+// way matmul runs it (packed B, one product per task, or one on the pool).
+ScratchNeed matmulScratch(const std::vector<int64_t>& as, const std::vector<int64_t>& bs, int threads) {
+  const size_t ra = as.size(), rb = bs.size();
+  if (ra == 0 || rb == 0) return {};
+  const int64_t K = as.back(), N = rb >= 2 ? bs.back() : 1;
+  int64_t M = ra >= 2 ? as[ra - 2] : 1;
+  if (rb <= 2)  // A's batch folds into M
+    for (size_t d = 0; d + 2 < ra; ++d) M *= as[d];
+  ScratchNeed need = gemmScratch(M, N, K, false, true, threads);
+  need.cover(gemmScratch(M, N, K, false, false, 1));
+  need.cover(gemmScratch(M, N, K, false, false, threads));
+  return need;
+}
+
 class MatMulKernel final : public Kernel {
  public:
-  MatMulKernel(std::shared_ptr<const PackedB> packed, std::string algorithm)
-      : packed_(std::move(packed)), algorithm_(std::move(algorithm)) {}
+  MatMulKernel(std::shared_ptr<const PackedB> packed, std::optional<WorkspaceIds> scratch, std::string algorithm)
+      : packed_(std::move(packed)), scratch_(scratch), algorithm_(std::move(algorithm)) {}
   std::string algorithm() const override { return algorithm_; }
   void run(KernelContext& ctx) override {
     dispatchType<float, double, int32_t, int64_t, uint32_t, uint64_t>(ctx.input(0).dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      if constexpr (std::is_same_v<T, float>) matmul<T>(ctx, packed_.get());
-      else matmul<T>(ctx);
+      if constexpr (std::is_same_v<T, float>)
+        matmul<T>(ctx, batches_, packed_.get(), scratch_ ? workspace(ctx, *scratch_) : Workspace{});
+      else matmul<T>(ctx, batches_);
     }, ctx.node());
   }
 
  private:
   std::shared_ptr<const PackedB> packed_;
-  std::string algorithm_;  // cpu::chooseGemm's, from the planned input type
+  std::optional<WorkspaceIds> scratch_;  // the planned shapes' GEMM workspace (float, static shapes)
+  MatMulBatches batches_;                 // the batch offsets, kept across runs
+  std::string algorithm_;                 // cpu::chooseGemm's, from the planned input type
 };
 
 std::unique_ptr<Kernel> makeMatMul(const KernelInit& init) {
-  reserveThreadScratch(init.pool);
   // A constant 2-d float B (a weight) is packed once per Session for the
   // sgemm: A's batch dims always fold into M against a 2-d B, so the packed
   // form serves every shape and the original is never read again.
@@ -292,9 +327,13 @@ std::unique_ptr<Kernel> makeMatMul(const KernelInit& init) {
     packed = init.packedWeight<PackedB>(1, "sgemmB:n", [&] {
       return packB(false, b->dim(0), b->dim(1), b->data<float>(), b->dim(1));
     }, true);
+  std::optional<WorkspaceIds> scratch;
   const ValueInfo* ai = init.inputs.empty() ? nullptr : init.inputs[0];
+  const ValueInfo* bi = init.hasInput(1) ? init.inputs[1] : nullptr;
   const bool f32 = ai && ai->dtype == DataType::kFloat;
-  return std::make_unique<MatMulKernel>(packed, cpu::chooseGemm(f32, packed != nullptr).name());
+  if (f32 && ai->hasShape && isStatic(ai->shape) && bi && bi->hasShape && isStatic(bi->shape))
+    scratch = requestWorkspace(init, matmulScratch(toStatic(ai->shape), toStatic(bi->shape), init.threads()));
+  return std::make_unique<MatMulKernel>(packed, scratch, cpu::chooseGemm(f32, packed != nullptr).name());
 }
 
 }  // namespace

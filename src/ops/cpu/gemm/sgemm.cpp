@@ -10,7 +10,6 @@
 
 #include "ops/cpu/gemm/act512.h"
 #include "ops/cpu/gemm/gemm_internal.h"
-#include "ops/cpu/scratch.h"
 
 namespace oinfer {
 namespace gemm {
@@ -30,10 +29,56 @@ namespace {
 
 int64_t roundUp(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
-// Per-thread packing buffers, grown on demand and kept, so steady-state runs
-// allocate nothing.
-thread_local cpu::AlignedScratch<float> tlsA, tlsB;
-thread_local cpu::AlignedScratch<float> tlsAFull;  // the caller's A packed whole (driver's column split)
+// How the driver splits a call over `threads` (the pool's size): `threads`
+// blocks of C in a tm x tn grid, or (columns) op(A) packed whole once and
+// the columns claimed in units.
+struct Split {
+  int threads = 1, tm = 1;
+  bool columns = false;
+};
+
+Split chooseSplit(const Isa& I, int64_t M, int64_t N, int64_t K, bool aPacked, bool bPacked, int threads) {
+  const int64_t tilesM = (M + I.mr - 1) / I.mr, tilesN = (N + I.nr - 1) / I.nr;
+  // Below ~1 MFLOP a second thread costs more in wake-up than it saves.
+  if (M * N * K < (int64_t{1} << 19)) threads = 1;
+  threads = int(std::min<int64_t>(std::max(threads, 1), tilesM * tilesN));
+  // One block of C per thread: the grid tm x tn with the smallest largest block.
+  int bestTm = 1;
+  int64_t bestCost = INT64_MAX;
+  for (int tm = 1; tm <= threads; ++tm) {
+    if (threads % tm) continue;
+    const int tn = threads / tm;
+    const int64_t cost = ((tilesM + tm - 1) / tm) * ((tilesN + tn - 1) / tn) * 64 +
+                         (aPacked ? 0 : tn) + (bPacked ? 0 : tm);  // ties: less repeated packing
+    if (cost < bestCost) {
+      bestCost = cost;
+      bestTm = tm;
+    }
+  }
+  Split s;
+  s.threads = threads;
+  s.tm = bestTm;
+  s.columns = threads > 1 && bestTm == 1 && !aPacked && tilesN >= 4 * threads;
+  return s;
+}
+
+// A thread's packing buffers in its part of the workspace (`base`; null:
+// only counts the bytes into `bytes`): op(A)'s block unless A comes packed,
+// op(B)'s unless B does.
+struct PackBufs {
+  float* a = nullptr;
+  float* b = nullptr;
+};
+PackBufs packBufs(const Isa& I, void* base, int64_t M, int64_t N, int64_t K, bool packsA, bool packsB,
+                  size_t* bytes = nullptr) {
+  const int64_t kc = std::min<int64_t>(K, kKc);
+  Carve c(base);
+  PackBufs p;
+  if (packsA) p.a = c.take<float>(size_t(roundUp(std::min<int64_t>(M, kMc), I.mr) * kc));
+  if (packsB) p.b = c.take<float>(size_t(roundUp(std::min<int64_t>(N, kNc), I.nr) * kc));
+  if (bytes) *bytes = c.bytes();
+  return p;
+}
 
 #if defined(__x86_64__) || defined(__i386__)
 // Row-major A into 12-row panels, 16 k at a time: 12 row loads, a register
@@ -193,9 +238,10 @@ float actScalar(const GemmEpilogue& ep, float x) {
 constexpr int64_t kAcrossPanelsMaxK = 64;
 
 // Runs the block [m0, m1) x [n0, n1) of C on the calling thread.
+// `bufs`: the thread's packing buffers (packBufs).
 void runBlock(const Isa& I, int64_t M, int64_t N, int64_t K, const ASource& a, const BSource& b, float alpha,
               float beta, float* C, int64_t ldc, const GemmEpilogue& ep, int64_t m0, int64_t m1, int64_t n0,
-              int64_t n1) {
+              int64_t n1, const PackBufs& bufs) {
   const int mr = I.mr, nr = I.nr;
   const int64_t kc = a.packed ? a.packed->kc : b.packed ? b.packed->kc : kKc;
   float lo = 0.f, hi = 0.f;
@@ -212,7 +258,7 @@ void runBlock(const Isa& I, int64_t M, int64_t N, int64_t K, const ASource& a, c
       if (b.packed) {
         bp = b.packed->data.get() + k0 * nPad + nb * kl;
       } else {
-        float* buf = tlsB.get(size_t(roundUp(nl, nr) * kl));
+        float* buf = bufs.b;
         packBPanels(b.trans, b.p, b.ld, k0, kl, nb, nl, nr, buf);
         bp = buf;
       }
@@ -222,7 +268,7 @@ void runBlock(const Isa& I, int64_t M, int64_t N, int64_t K, const ASource& a, c
         if (a.packed) {
           ap = a.packed->data.get() + k0 * mPad + mb * kl;
         } else {
-          float* buf = tlsA.get(size_t(roundUp(ml, mr) * kl));
+          float* buf = bufs.a;
           packAPanels(a.trans, a.p, a.ld, mb, ml, k0, kl, mr, buf);
           ap = buf;
         }
@@ -276,8 +322,16 @@ void runBlock(const Isa& I, int64_t M, int64_t N, int64_t K, const ASource& a, c
   }
 }
 
+ScratchNeed scratchFor(const Isa& I, int64_t M, int64_t N, int64_t K, bool aPacked, bool bPacked, const Split& s) {
+  ScratchNeed need;
+  if (M <= 0 || N <= 0 || K <= 0) return need;
+  packBufs(I, nullptr, M, N, K, !aPacked && !s.columns, !bPacked, &need.perThread);
+  if (s.columns) need.shared = size_t(roundUp(M, I.mr) * K) * sizeof(float);
+  return need;
+}
+
 void driver(int64_t M, int64_t N, int64_t K, const ASource& a, const BSource& b, float alpha, float beta, float* C,
-            int64_t ldc, const GemmEpilogue& ep, ThreadPool* pool) {
+            int64_t ldc, const GemmEpilogue& ep, ThreadPool* pool, const Workspace& ws) {
   if (M <= 0 || N <= 0) return;
   const Isa& I = isa();
   if (K <= 0) {  // no product: C = beta * C, then the epilogue
@@ -287,25 +341,12 @@ void driver(int64_t M, int64_t N, int64_t K, const ASource& a, const BSource& b,
     return;
   }
   const int64_t tilesM = (M + I.mr - 1) / I.mr, tilesN = (N + I.nr - 1) / I.nr;
-  int threads = pool ? pool->size() : 1;
-  // Below ~1 MFLOP a second thread costs more in wake-up than it saves.
-  if (M * N * K < (int64_t{1} << 19)) threads = 1;
-  threads = int(std::min<int64_t>(threads, tilesM * tilesN));
-  // One block of C per thread: the grid tm x tn with the smallest largest block.
-  int bestTm = 1;
-  int64_t bestCost = INT64_MAX;
-  for (int tm = 1; tm <= threads; ++tm) {
-    if (threads % tm) continue;
-    const int tn = threads / tm;
-    const int64_t cost = ((tilesM + tm - 1) / tm) * ((tilesN + tn - 1) / tn) * 64 +
-                         (a.packed ? 0 : tn) + (b.packed ? 0 : tm);  // ties: less repeated packing
-    if (cost < bestCost) {
-      bestCost = cost;
-      bestTm = tm;
-    }
-  }
-  const int tm = bestTm, tn = threads / tm;
-  if (threads > 1 && tm == 1 && !a.packed && tilesN >= 4 * threads) {
+  const Split split = chooseSplit(I, M, N, K, a.packed != nullptr, b.packed != nullptr, pool ? pool->size() : 1);
+  const int threads = split.threads, tm = split.tm, tn = threads / tm;
+  const CallWorkspace call(ws, scratchFor(I, M, N, K, a.packed != nullptr, b.packed != nullptr, split),
+                                threads);
+  const Workspace& w = call.get();
+  if (split.columns) {
     // Columns split: A (the activations) packed once, by all threads, then
     // the columns in 4 units per thread claimed as the threads come free.
     // One static block per thread packed A on each and left the first one
@@ -313,7 +354,7 @@ void driver(int64_t M, int64_t N, int64_t K, const ASource& a, const BSource& b,
     // Side by side (static / units): BERT-base 1.00-1.05, ViT-B/16
     // 1.00-1.05; the CNNs (A is their packed weights) unchanged.
     const int64_t mPad = roundUp(M, I.mr), mPanels = mPad / I.mr;
-    float* abuf = tlsAFull.get(size_t(mPad * K));
+    float* abuf = w.shared.part<float>(0);
     pool->parallelFor(mPanels, [&](int64_t p0, int64_t p1) {
       packARows(a.trans, a.p, a.ld, p0 * I.mr, std::min(M, p1 * I.mr) - p0 * I.mr, K, I.mr, mPad, abuf);
     });
@@ -322,9 +363,10 @@ void driver(int64_t M, int64_t N, int64_t K, const ASource& a, const BSource& b,
     ap.packed = &pa;
     const int64_t units = std::min<int64_t>(tilesN, 4 * int64_t(threads));
     pool->parallelFor(units, [&](int64_t u0, int64_t u1) {
+      const PackBufs bufs = packBufs(I, w.perThread.mine(), M, N, K, false, b.packed == nullptr);
       for (int64_t u = u0; u < u1; ++u) {
         const int64_t n0 = std::min(N, u * tilesN / units * I.nr), n1 = std::min(N, (u + 1) * tilesN / units * I.nr);
-        if (n0 < n1) runBlock(I, M, N, K, ap, b, alpha, beta, C, ldc, ep, 0, M, n0, n1);
+        if (n0 < n1) runBlock(I, M, N, K, ap, b, alpha, beta, C, ldc, ep, 0, M, n0, n1, bufs);
       }
     }, 1);
     return;
@@ -334,7 +376,9 @@ void driver(int64_t M, int64_t N, int64_t K, const ASource& a, const BSource& b,
     const int64_t pm = (tilesM + tm - 1) / tm, pn = (tilesN + tn - 1) / tn;
     const int64_t m0 = std::min(M, bi * pm * I.mr), m1 = std::min(M, (bi + 1) * pm * I.mr);
     const int64_t n0 = std::min(N, bj * pn * I.nr), n1 = std::min(N, (bj + 1) * pn * I.nr);
-    if (m0 < m1 && n0 < n1) runBlock(I, M, N, K, a, b, alpha, beta, C, ldc, ep, m0, m1, n0, n1);
+    if (m0 < m1 && n0 < n1)
+      runBlock(I, M, N, K, a, b, alpha, beta, C, ldc, ep, m0, m1, n0, n1,
+               packBufs(I, w.perThread.mine(), M, N, K, a.packed == nullptr, b.packed == nullptr));
   };
   if (threads <= 1) {
     block(0);
@@ -376,7 +420,7 @@ void gemmPackedAB(const PackedA& A, const PackedB& B, float alpha, float beta, f
   as.packed = &A;
   BSource bs;
   bs.packed = &B;
-  driver(A.M, B.N, A.K, as, bs, alpha, beta, C, ldc, ep, pool);
+  driver(A.M, B.N, A.K, as, bs, alpha, beta, C, ldc, ep, pool, Workspace{});  // both packed: no scratch
 }
 
 PackedB packedBView(int64_t K, int64_t N, float* data) {
@@ -403,21 +447,17 @@ PackedA packedAView(int64_t M, int64_t K, float* data) {
 
 using namespace gemm;
 
-void reserveThreadScratch(ThreadPool* pool) {
-  // The widest micro-kernel is 32 columns / rows; blocks are at most kMc x kKc and kKc x kNc.
-  auto reserve = [](int64_t, int64_t) {
-    tlsA.get(size_t(roundUp(kMc, 32) * kKc));
-    tlsB.get(size_t(roundUp(kNc, 32) * kKc));
-  };
-  if (pool) pool->runOnEachThread(reserve);
-  else reserve(0, 1);
+ScratchNeed gemmScratch(int64_t M, int64_t N, int64_t K, bool aPacked, bool bPacked, int threads) {
+  const Isa& I = isa();
+  if (M <= 0 || N <= 0 || K <= 0) return {};
+  return scratchFor(I, M, N, K, aPacked, bPacked, chooseSplit(I, M, N, K, aPacked, bPacked, threads));
 }
 
 void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
-           const float* B, int64_t ldb, float beta, float* C, int64_t ldc, ThreadPool* pool) {
+           const float* B, int64_t ldb, float beta, float* C, int64_t ldc, ThreadPool* pool, const Workspace& ws) {
   ASource as{nullptr, transA, A, lda};
   BSource bs{nullptr, transB, B, ldb};
-  driver(M, N, K, as, bs, alpha, beta, C, ldc, GemmEpilogue{}, pool);
+  driver(M, N, K, as, bs, alpha, beta, C, ldc, GemmEpilogue{}, pool, ws);
 }
 
 PackedB packB(bool transB, int64_t K, int64_t N, const float* B, int64_t ldb) {
@@ -450,19 +490,19 @@ PackedA packA(bool transA, int64_t M, int64_t K, const float* A, int64_t lda) {
 }
 
 void sgemmPacked(bool transA, int64_t M, const float* A, int64_t lda, const PackedB& B, float alpha, float beta,
-                 float* C, int64_t ldc, const GemmEpilogue& ep, ThreadPool* pool) {
+                 float* C, int64_t ldc, const GemmEpilogue& ep, ThreadPool* pool, const Workspace& ws) {
   ASource as{nullptr, transA, A, lda};
   BSource bs;
   bs.packed = &B;
-  driver(M, B.N, B.K, as, bs, alpha, beta, C, ldc, ep, pool);
+  driver(M, B.N, B.K, as, bs, alpha, beta, C, ldc, ep, pool, ws);
 }
 
 void sgemmPackedA(const PackedA& A, bool transB, int64_t N, const float* B, int64_t ldb, float alpha, float beta,
-                  float* C, int64_t ldc, const GemmEpilogue& ep, ThreadPool* pool) {
+                  float* C, int64_t ldc, const GemmEpilogue& ep, ThreadPool* pool, const Workspace& ws) {
   ASource as;
   as.packed = &A;
   BSource bs{nullptr, transB, B, ldb};
-  driver(A.M, N, A.K, as, bs, alpha, beta, C, ldc, ep, pool);
+  driver(A.M, N, A.K, as, bs, alpha, beta, C, ldc, ep, pool, ws);
 }
 
 void applyGemmEpilogue(const GemmEpilogue& ep, float* C, int64_t ldc, int64_t M, int64_t N, int64_t rowOffset,

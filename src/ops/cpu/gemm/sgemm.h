@@ -17,6 +17,14 @@
 // Gemm/MatMul weights) are packed once at plan time (packA / packB) and then
 // only streamed. Work is split over the pool as one rectangular block of C
 // per thread (the split that wastes the fewest padded tiles).
+//
+// Scratch: every call takes a Workspace (ops/cpu/workspace.h) for the
+// operands it packs: per thread, the blocks of A and B it packs (at most
+// kMc x kKc and kKc x kNc, gemm_internal.h); shared, op(A) packed whole
+// when the driver splits the columns over the threads. gemmScratch gives
+// the sizes for a shape, so a kernel with static shapes requests them at
+// plan time; without one (or too small: shapes known only at run time, a
+// direct caller such as a test) the call allocates its own.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +32,7 @@
 #include <vector>
 
 #include "oinfer/thread_pool.h"
+#include "ops/cpu/workspace.h"
 
 namespace oinfer {
 
@@ -58,10 +67,17 @@ struct PackedA {
   bool empty() const { return !data; }
 };
 
+// The workspace a call with this shape needs on a pool of `threads`
+// (the pool's size; 1 for a call without a pool), with A and / or B packed
+// ahead (PackedA / PackedB) or not.
+ScratchNeed gemmScratch(int64_t M, int64_t N, int64_t K, bool aPacked, bool bPacked, int threads);
+
 // C = alpha * op(A) * op(B) + beta * C. beta == 0 never reads C (it may hold
-// garbage). pool may be nullptr (single-threaded).
+// garbage). pool may be nullptr (single-threaded: then on the calling
+// thread's part of ws, so a parallelFor body may call it).
 void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
-           const float* B, int64_t ldb, float beta, float* C, int64_t ldc, ThreadPool* pool);
+           const float* B, int64_t ldb, float beta, float* C, int64_t ldc, ThreadPool* pool,
+           const Workspace& ws = {});
 
 // Packs op(B) (K x N; B is N x K when transB) once.
 PackedB packB(bool transB, int64_t K, int64_t N, const float* B, int64_t ldb);
@@ -70,10 +86,10 @@ PackedA packA(bool transA, int64_t M, int64_t K, const float* A, int64_t lda);
 
 // C = alpha * op(A) * B + beta * C, then the epilogue.
 void sgemmPacked(bool transA, int64_t M, const float* A, int64_t lda, const PackedB& B, float alpha, float beta,
-                 float* C, int64_t ldc, const GemmEpilogue& ep, ThreadPool* pool);
+                 float* C, int64_t ldc, const GemmEpilogue& ep, ThreadPool* pool, const Workspace& ws = {});
 // C = alpha * A * op(B) + beta * C, then the epilogue.
 void sgemmPackedA(const PackedA& A, bool transB, int64_t N, const float* B, int64_t ldb, float alpha, float beta,
-                  float* C, int64_t ldc, const GemmEpilogue& ep, ThreadPool* pool);
+                  float* C, int64_t ldc, const GemmEpilogue& ep, ThreadPool* pool, const Workspace& ws = {});
 
 // The epilogue alone over an M x N block of C (for callers that produce C
 // another way, e.g. the direct depthwise convolution). C points at the
@@ -84,10 +100,5 @@ void applyGemmEpilogue(const GemmEpilogue& ep, float* C, int64_t ldc, int64_t M,
 // Name of the micro-kernel in use ("avx512", "avx2", "generic"), for logs
 // and benchmarks.
 const char* sgemmIsa();
-
-// Sizes the calling threads' packing scratch to its largest block on every
-// thread of `pool` (null: this thread only), so no later call grows it: a
-// kernel factory calls this at plan time and warm runs allocate nothing.
-void reserveThreadScratch(ThreadPool* pool);
 
 }  // namespace oinfer
