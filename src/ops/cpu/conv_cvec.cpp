@@ -27,222 +27,14 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ops/cpu/conv_cvec_tile.h"
 #include "ops/cpu/conv_fast.h"
 #include "ops/cpu/gemm/act512.h"
 #include "ops/cpu/gemm/gemm_internal.h"
 
 namespace oinfer::conv {
 
-namespace {
-
-constexpr int kLanes = 32;   // output channels per panel: two zmm
-// Output pixels per tile: 28 accumulators (31 of the 32 zmm with the two
-// weight vectors and a broadcast). 12 split 13- and 14-wide rows into two
-// tiles of 6-7 pixels, whose per-step loads and epilogue were amortised over
-// half as many multiply-adds; kernel bench (2 threads, best of 100, 12 ->
-// 14): SqueezeNet's 3x3 48->192 @13 0.13 -> 0.10 ms, 64->256 @13 0.21 ->
-// 0.17-0.20; ResNet-50's and MobileNetV2's shapes within noise.
-constexpr int kMaxPix = 14;
-
-// K blocking: a unit with two or more tiles runs them over one block of
-// kBlockSteps steps (16 KiB of a panel's weights, kept in L1) at a time,
-// their accumulators parked in the thread's workspace part between blocks. Streaming a whole
-// panel from L2 per tile had left the 3x3 layers of ResNet-50's layer 4 at
-// ~35% of peak: side by side (same build, blocking off / on) ResNet-50
-// 1.012-1.050, SqueezeNet 1.026-1.033; MobileNetV2 and EfficientNet-B0
-// within noise (0.99-1.01). 32 and 64 steps measured no better.
-constexpr int64_t kBlockSteps = 128;
-
-// Blocks of K for a unit of `tiles` tiles over CK steps (1: not blocked).
-int64_t kBlocks(int64_t tiles, int64_t CK) {
-  return tiles >= 2 && CK > 2 * kBlockSteps ? (CK + kBlockSteps - 1) / kBlockSteps : 1;
-}
-
-// Input lines a tile reads kInputAhead steps later are prefetched into L1
-// (two lines: its first and last pixel). Inside a model the input was just
-// written by both threads, a block of channels each, so half of the lines a
-// tile broadcasts from sit in the other core's L2; the loads waited on them
-// one step at a time. Kernel bench, 1024->256 @14 on an input written that
-// way: 0.56-0.57 -> 0.37-0.45 ms; side by side in models (prefetch off /
-// on): ResNet-50 1.00-1.06, MobileNetV2 1.04, SqueezeNet 1.03,
-// EfficientNet-B0 0.99. 16 and 64 steps measured the same as 32.
-constexpr int64_t kInputAhead = 32;
-// Weights-major layers: about this many weight groups per thread, claimed
-// dynamically; 4 left a thread waiting up to a quarter of its share at the
-// end. Side by side, 4 / 8: ResNet-50 1.007-1.015, SqueezeNet 0.98-1.06;
-// 16 measured the same as 8.
-constexpr int64_t kUnitsPerThread = 8;
-
-// Where a finished tile goes: channel j of the panel, pixel r of the tile is
-// y[j * ldy + r] (residual res[j * ldy + r] likewise).
-struct TileOut {
-  float* y;
-  const float* res;
-  const float* bias;  // the panel's first channel, or null
-  int64_t ldy;
-  int64_t blk = 0;  // blocked Y: floats from one block of 16 channels to the next
-  int chans;
-  bool clamp;
-  float lo, hi;
-  GemmActivation act;  // other than Relu / Clip (those are the clamp)
-  float p0, p1;
-  // Weights a later tile reads, prefetched into L2 while this one computes
-  // (null: none): one line pfStride bytes apart a step from pf.
-  const char* pf = nullptr;
-  int64_t pfStride = 0;
-  bool rotatePf = false;  // blocked 1x1 input: prefetch pixel k % R of the step ahead (see cvecTile)
-  // K blocked (see convCvec): the tile's accumulators between blocks of
-  // steps, R x 32 floats. Loaded first unless this is the first block;
-  // stored instead of the epilogue unless this is the last.
-  float* part = nullptr;
-  bool firstBlock = true, lastBlock = true;
-};
-
-#if defined(__x86_64__) || defined(__i386__)
-// R pixels, input pixels S floats apart (S = stride in NCHW; 16 x stride in
-// the blocked layout: 16 or 32), V vectors of 16 channels (2; 1 for a last panel of
-// <= 16 channels in the blocked layout), OB: Y in the blocked layout
-// (channel block b of pixel p at y + b * blk + p * 16: one aligned store
-// per pixel and vector, no transpose).
-template <int R, int S, int V, bool OB>
-__attribute__((target("avx512f,prfchw"))) void cvecTile(int64_t CK, const float* in, const int64_t* taps, const float* w,
-                                                  const TileOut& o) {
-  __m512 c0[R], c1[R];
-  if (o.firstBlock) {
-#pragma GCC unroll 14
-    for (int r = 0; r < R; ++r) c0[r] = c1[r] = _mm512_setzero_ps();
-  } else {
-#pragma GCC unroll 14
-    for (int r = 0; r < R; ++r) {
-      c0[r] = _mm512_load_ps(o.part + r * kLanes);
-      if (V == 2) c1[r] = _mm512_load_ps(o.part + r * kLanes + 16);
-    }
-  }
-  const char* const pf = o.pf;
-  const int64_t pfStride = o.pfStride;
-  // The lines the epilogue writes (and the residual it reads), one per step
-  // from the first: a tile writes R pixels into each of 32 planes, 32 write
-  // streams too many for the hardware prefetcher, so without this every
-  // store that missed L2 (inside a model, where the output buffer was last
-  // used by other layers) waited for its line. Kernel bench, caches evicted,
-  // input produced by both threads, 3x3 16->64 @55: 0.233-0.235 -> 0.208-0.215
-  // ms; side by side (paired medians, off / on) SqueezeNet 0.982-0.997,
-  // ResNet-50 0.985-0.993, MobileNetV2 0.993. (Blocked: the V x R lines of
-  // the tile's pixels.)
-  const int64_t outLines = o.lastBlock ? std::min<int64_t>(CK, OB ? V * R : 2 * o.chans) : 0;
-  const char* const yb = reinterpret_cast<const char*>(o.y);
-  const char* const rb = reinterpret_cast<const char*>(o.res);
-  const int64_t ldyBytes = (OB ? o.blk : o.ldy) * int64_t(sizeof(float));
-  for (int64_t k = 0; k < CK; ++k) {
-    if (k < outLines) {
-      const int64_t off = OB ? (k / R) * ldyBytes + (k % R) * 64
-                             : (k >> 1) * ldyBytes + (k & 1) * (R - 1) * int64_t(sizeof(float));
-      __builtin_prefetch(yb + off, 1, 3);
-      if (rb) _mm_prefetch(rb + off, _MM_HINT_T0);
-    }
-    if (pf) _mm_prefetch(pf + k * pfStride, _MM_HINT_T1);
-    const char* q = reinterpret_cast<const char*>(in + taps[k + kInputAhead]);
-    _mm_prefetch(q, _MM_HINT_T0);
-    // Blocked 1x1: each pixel is its own line, read by 16 steps in a row;
-    // one more pixel's line a step covers the tile's R lines of each block.
-    // (The first and last only, as in NCHW: kernel bench, input produced by
-    // both threads, caches evicted, blocked / NCHW 1024->256 @14 1.05-1.16,
-    // 2048->512 @7 1.07-1.13; this way 0.95-1.05, 1.02-1.05.)
-    _mm_prefetch(q + (S >= 16 && o.rotatePf ? k % R : R - 1) * S * sizeof(float), _MM_HINT_T0);
-    const float* a = in + taps[k];
-    const __m512 w0 = _mm512_loadu_ps(w), w1 = V == 2 ? _mm512_loadu_ps(w + 16) : w0;
-#pragma GCC unroll 14
-    for (int r = 0; r < R; ++r) {
-      const __m512 av = _mm512_set1_ps(a[r * S]);
-      c0[r] = _mm512_fmadd_ps(av, w0, c0[r]);
-      if (V == 2) c1[r] = _mm512_fmadd_ps(av, w1, c1[r]);
-    }
-    w += kLanes;
-  }
-  if (!o.lastBlock) {
-#pragma GCC unroll 14
-    for (int r = 0; r < R; ++r) {
-      _mm512_store_ps(o.part + r * kLanes, c0[r]);
-      if (V == 2) _mm512_store_ps(o.part + r * kLanes + 16, c1[r]);
-    }
-    return;
-  }
-  const __m512 lo = _mm512_set1_ps(o.lo), hi = _mm512_set1_ps(o.hi);
-  const __m512 p0 = _mm512_set1_ps(o.p0), p1 = _mm512_set1_ps(o.p1);
-  if constexpr (OB) {
-    // Blocked: pixel r's 16 channels of block v are one line (aligned in
-    // the arena; unaligned loads and stores cost the same there).
-    for (int v = 0; v < V; ++v) {
-      const __m512 bv = o.bias ? _mm512_loadu_ps(o.bias + v * 16) : _mm512_setzero_ps();
-      float* yv = o.y + v * o.blk;
-      const float* rv = o.res ? o.res + v * o.blk : nullptr;
-#pragma GCC unroll 14
-      for (int r = 0; r < R; ++r) {
-        __m512 x = _mm512_add_ps(V == 2 && v ? c1[r] : c0[r], bv);
-        if (rv) x = _mm512_add_ps(x, _mm512_loadu_ps(rv + r * 16));
-        if (o.clamp) x = _mm512_min_ps(_mm512_max_ps(x, lo), hi);
-        if (o.act != GemmActivation::kNone) x = gemm::actDyn512(o.act, x, p0, p1);
-        _mm512_storeu_ps(yv + r * 16, x);
-      }
-    }
-    return;
-  }
-  // Transpose in registers, 16 channels at a time: channel j's R pixels
-  // become lanes 0..R-1 of one vector (through the stack and gathers, the
-  // epilogue took a sixth of a 3x3 conv over 16 channels).
-  const __mmask16 m = __mmask16((1u << R) - 1);
-  for (int half = 0; half < V; ++half) {
-    const int j0 = half * 16, jn = std::min(o.chans - j0, 16);
-    if (jn <= 0) break;
-    __m512 v[16];
-#pragma GCC unroll 16
-    for (int r = 0; r < 16; ++r) v[r] = r < R ? (half ? c1[r < R ? r : 0] : c0[r < R ? r : 0]) : _mm512_setzero_ps();
-    gemm::transpose16(v);
-    for (int j = 0; j < jn; ++j) {
-      __m512 x = v[j];
-      float* yj = o.y + (j0 + j) * o.ldy;
-      if (o.bias) x = _mm512_add_ps(x, _mm512_set1_ps(o.bias[j0 + j]));
-      if (o.res) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, o.res + (j0 + j) * o.ldy));
-      if (o.clamp) x = _mm512_min_ps(_mm512_max_ps(x, lo), hi);
-      if (o.act != GemmActivation::kNone) x = gemm::actDyn512(o.act, x, p0, p1);
-      _mm512_mask_storeu_ps(yj, m, x);
-    }
-  }
-}
-
-template <int S, int V, bool OB, int... Rs>
-void cvecDispatch(int R, int64_t CK, const float* in, const int64_t* taps, const float* w, const TileOut& o,
-                  std::integer_sequence<int, Rs...>) {
-  using Fn = void (*)(int64_t, const float*, const int64_t*, const float*, const TileOut&);
-  static constexpr Fn table[] = {&cvecTile<Rs + 1, S, V, OB>...};
-  table[R - 1](CK, in, taps, w, o);
-}
-
-// One input pixel stride S (floats) and output layout: V = 1 for a last
-// panel of <= 16 channels written blocked.
-template <int S>
-void runTileS(bool outBlocked, int R, int64_t CK, const float* in, const int64_t* taps, const float* w,
-              const TileOut& o) {
-  using Seq = std::make_integer_sequence<int, kMaxPix>;
-  if (!outBlocked) cvecDispatch<S, 2, false>(R, CK, in, taps, w, o, Seq{});
-  else if (o.chans <= 16) cvecDispatch<S, 1, true>(R, CK, in, taps, w, o, Seq{});
-  else cvecDispatch<S, 2, true>(R, CK, in, taps, w, o, Seq{});
-}
-
-// S: the input's pixel stride in floats (1 or 2 in NCHW, 16 or 32 blocked).
-void runTile(int S, bool outBlocked, int R, int64_t CK, const float* in, const int64_t* taps, const float* w,
-             const TileOut& o) {
-  using Seq = std::make_integer_sequence<int, kMaxPix>;
-  if (S == 1) runTileS<1>(outBlocked, R, CK, in, taps, w, o);
-  else if (S == 2) cvecDispatch<2, 2, false>(R, CK, in, taps, w, o, Seq{});  // NCHW out only (phased input otherwise)
-  else if (S == 16) runTileS<16>(outBlocked, R, CK, in, taps, w, o);
-  else runTileS<32>(outBlocked, R, CK, in, taps, w, o);
-}
-#else
-void runTile(int, bool, int, int64_t, const float*, const int64_t*, const float*, const TileOut&) {}
-#endif
-
-}  // namespace
+using namespace cvec;
 
 std::vector<PackedB> packCvecWeights(const ConvGeom& g, const float* w) {
   const int64_t CK = g.Cg * g.K, panels = (g.Mg + kLanes - 1) / kLanes;
@@ -278,10 +70,6 @@ struct CvecUnits {
   // contiguous in its phase (a stride-1 tile: one or two lines a step, not
   // two or three) and only the row phases some tap reads are filled (a 1x1
   // downsample copies half its input instead of reading all of it in place).
-  // Kernel bench, caches evicted, best of 200, 2 threads: ResNet-50's
-  // downsamples 512->1024 @28 0.80-0.81 -> 0.72, 1024->2048 @14 0.77-0.78 ->
-  // 0.72, 256->512 @56 0.90-0.91 -> 0.89; 3x3 stride 2 256 @28 0.76-0.80 ->
-  // 0.74, 128 @56 and 512 @14 the same. ResNet-50 side by side 0.993-1.012.
   bool phased = false;
   int64_t Hq = 0, Wq = 0;
   int64_t Hp = 0, Wp = 0, width = 0, perRow = 0, tiles = 0;
@@ -526,6 +314,8 @@ void convCvec(ThreadPool& pool, const ConvGeom& g, const std::vector<PackedB>& p
 
 namespace oinfer::conv {
 
+using namespace cvec;
+
 void cvecGemmBlocked(const float* A, int64_t rows, int64_t K, const int64_t* taps, const float* B, int64_t N,
                      float* O, int64_t p0, int64_t p1, const float* next) {
   // Tiles of up to kMaxPix rows, in groups of kGroup whose accumulators
@@ -547,9 +337,7 @@ void cvecGemmBlocked(const float* A, int64_t rows, int64_t K, const int64_t* tap
   o.rotatePf = true;  // a row is its own line, read by 16 steps in a row
   // The panel after [p0, p1) (`next`, K x 32 floats), prefetched into L2 a
   // slice per tile: Winograd's weights come from L3 or memory on their first
-  // use in a run, a panel per unit. Kernel bench, caches evicted, 2 threads,
-  // F(4x4): 3x3 64 @56 0.52 -> 0.34-0.44 ms, 128 @28 0.42 -> 0.28-0.39;
-  // side by side, both orders: ResNet-50 1.02-1.07, SqueezeNet 1.05-1.16.
+  // use in a run, a panel per unit.
   const int64_t calls = std::max<int64_t>(1, (p1 - p0) * tiles * kBlocks(std::min(kGroup, tiles), K));
   const int64_t slice = next ? (K * kLanes * int64_t(sizeof(float)) + calls - 1) / calls : 0;
   int64_t call = 0;
