@@ -51,9 +51,9 @@ struct Session::Impl {
 
   // Output buffers run() handed out, kept so that a later run() writes into
   // one the caller has since let go of (held only here: use_count 1) rather
-  // than into a new one. A new, zeroed buffer per run cost a 774 KB output
-  // 0.2 ms of page faults and clearing (glibc maps each large aligned block
-  // afresh); onnxruntime's arena reuses its blocks likewise. At most two per
+  // than into a new one: a new buffer per run pays page faults and clearing
+  // (glibc maps each large aligned block afresh; TUNING.md, Runtime);
+  // onnxruntime's arena reuses its blocks likewise. At most two per
   // output the runs return (the caller's `outs = s.run(in)` still holds the
   // last run's while the next one runs); a buffer in use is never reused.
   struct OutputBuffer {

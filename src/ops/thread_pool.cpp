@@ -223,8 +223,8 @@ void ThreadPool::runJob(Job& job) {
 void ThreadPool::parallelFor(int64_t n, RangeFn fn, int64_t grain) {
   if (n <= 0) return;
   grain = std::max<int64_t>(grain, 1);
-  // A few chunks per thread, claimed dynamically: 2-6% faster end to end
-  // than one per thread on ResNet-50 / SqueezeNet / EfficientNet-B0 here.
+  // A few chunks per thread, claimed dynamically, so a thread that loses
+  // its core for a moment does not stretch the op (TUNING.md, Runtime).
   const int64_t chunks = size_ <= 1 ? 1 : std::min<int64_t>(int64_t{4} * size_, (n + grain - 1) / grain);
   const AsCaller self(this);
   if (chunks <= 1) {

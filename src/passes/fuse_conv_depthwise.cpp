@@ -84,9 +84,8 @@ int fuseConvDepthwise(ir::Graph& g, const PassContext& ctx) {
   const bool blockedLayout = ctx.blockedLayout;
   // Where the plan will keep E in the blocked layout (16k channels), the
   // expand writes it blocked and the blocked depthwise kernel reads it:
-  // faster than the fused NCHW kernel. Side by side, fusion off / on (both
-  // orders, paired medians): EfficientNet-B0 1.005-1.07, MobileNetV2
-  // 1.03-1.05 (these blocks' E: 96-240 channels on 112x112 to 28x28).
+  // faster than the fused NCHW kernel (TUNING.md, Runtime; these blocks'
+  // E: 96-240 channels on 112x112 to 28x28).
   return util::fusePairs(
       g, ctx, [&](const Node& n) { return isExpand(g, n); },
       [&](const Node& ex, const Node& dw, const Shape& es) -> std::optional<Node> {

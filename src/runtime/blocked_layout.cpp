@@ -30,12 +30,10 @@ void assignBlockedLayouts(Plan& plan) {
     // (55x55, 27x27, 13x13, 7x7) NCHW starts nearly every channel's plane
     // inside a line, so row loads and stores straddle two; on every plane a
     // channel-vector tile reads its input pixels as whole lines (in NCHW a
-    // 14-pixel run of each channel uses parts of two). ResNet-50 with its
-    // 56x56 to 14x14 stages blocked too, side by side in separate processes
-    // (paired medians): 0.945-0.998 against NCHW everywhere, 0.97-1.02
-    // against odd planes only (level within this machine's noise; layers 1
-    // and 2 faster, layer 3 slower). It needs the stages' outputs blocked,
-    // so the stride-2 downsamples and the final pool read the layout.
+    // 14-pixel run of each channel uses parts of two). Aligned planes are
+    // blocked too (tools/bench/TUNING.md, Runtime): that needs the stages'
+    // outputs blocked, so the stride-2 downsamples and the final pool read
+    // the layout.
   }
   for (const Slot& s : plan.slots)
     if (s.kind == SlotKind::kView && s.viewBase >= 0) ok[s.viewBase] = 0;  // a view reads it as NCHW

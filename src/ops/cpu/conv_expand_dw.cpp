@@ -21,11 +21,8 @@
 // Units run band-major, so the threads take consecutive bands and a band's
 // input rows are read from cache by every channel group. Adjacent bands
 // recompute the (KH - stride) input rows their windows share.
-// Measured, per MobileNetV2 inference (2 threads, rdtsc around the phases):
-// the expand 40% of the fused nodes' cycles, the depthwise 60%, of which the
-// plane kernel's padded copy and the stores into Y are most; writing Y
-// straight from registers instead of through its row buffer measured the
-// same (0.996-1.03): the stores are bound by memory either way.
+// Where its time goes is in tools/bench/TUNING.md (the stores into Y are
+// bound by memory).
 #include <algorithm>
 
 #include "ops/cpu/conv_fast.h"

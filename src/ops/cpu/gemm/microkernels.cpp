@@ -39,9 +39,7 @@ __attribute__((target("avx512f"))) void k512(int64_t kc, const float* a, const f
   const char* pfB = reinterpret_cast<const char*>(t.pfB ? t.pfB : b);
   // The residual's lines, one row's two a step from the first: the
   // epilogue's R rows of it are R streams a plane apart, which the hardware
-  // prefetcher does not follow, and inside a model it comes from L3. Kernel
-  // bench with a residual, caches evicted, best of 300: 1x1 64->256 @56
-  // 0.497-0.501 -> 0.476-0.478 ms, 128->512 @28 0.391-0.394 -> 0.387-0.389.
+  // prefetcher does not follow, and inside a model it comes from L3.
   // (Prefetching C too, or all of it at the tile's start, was slower.)
   const int64_t resRows = t.res ? std::min<int64_t>(kc, R) : 0;
   for (int64_t k = 0; k < kc; ++k) {

@@ -82,8 +82,8 @@ PackBufs packBufs(const Isa& I, void* base, int64_t M, int64_t N, int64_t K, boo
 
 #if defined(__x86_64__) || defined(__i386__)
 // Row-major A into 12-row panels, 16 k at a time: 12 row loads, a register
-// transpose, 16 stores of 12 (the scalar gather was 6% of BERT-base's GEMM
-// samples: each thread packs the activations once per K block).
+// transpose, 16 stores of 12 (each thread packs the activations once per K
+// block, so a scalar gather shows in transformer profiles).
 __attribute__((target("avx512f"))) void packA12x16(const float* A, int64_t lda, int64_t m0, int64_t ml, int64_t k0,
                                                    int64_t kl, float* dst) {
   for (int64_t i = 0; i < ml; i += 12) {
@@ -230,11 +230,7 @@ float actScalar(const GemmEpilogue& ep, float x) {
 }
 
 // K blocks up to this long run their tiles across the column panels (see
-// runBlock). Kernel bench, 1x1 64->256 @56 with a residual, caches evicted,
-// best of 200: 0.475-0.614 -> 0.428-0.526 ms; ResNet-50 side by side (paired
-// medians, five runs) 0.975-0.997; SqueezeNet, MobileNetV2, EfficientNet-B0
-// within noise. At 128 (ResNet's 128->512 @28 too) ResNet-50 measured
-// 0.987-1.000.
+// runBlock): there a tile is mostly its epilogue (tools/bench/TUNING.md).
 constexpr int64_t kAcrossPanelsMaxK = 64;
 
 // Runs the block [m0, m1) x [n0, n1) of C on the calling thread.
@@ -309,8 +305,7 @@ void runBlock(const Isa& I, int64_t M, int64_t N, int64_t K, const ASource& a, c
           // The first tile of a B panel prefetches the next panel; the
           // first column of tiles, the next A panel. Constant weights come
           // from L3 or memory on their first use in a run, and the hardware
-          // prefetchers do not run ahead across panels: 12-16% of BERT-base
-          // and 5% of ViT-B/16 end to end (side by side, 2 threads).
+          // prefetchers do not run ahead across panels.
           if (i == 0 && j + nr < nl) t.pfB = bp + (j + nr) * kl;
           if (j == 0 && i + mr < ml) t.pfA = ap + (i + mr) * kl;
           float* c = C + row * ldc + col;
@@ -350,9 +345,7 @@ void driver(int64_t M, int64_t N, int64_t K, const ASource& a, const BSource& b,
     // Columns split: A (the activations) packed once, by all threads, then
     // the columns in 4 units per thread claimed as the threads come free.
     // One static block per thread packed A on each and left the first one
-    // done waiting for the other (6% of ViT-B/16's samples at region ends).
-    // Side by side (static / units): BERT-base 1.00-1.05, ViT-B/16
-    // 1.00-1.05; the CNNs (A is their packed weights) unchanged.
+    // done waiting for the other at region ends.
     const int64_t mPad = roundUp(M, I.mr), mPanels = mPad / I.mr;
     float* abuf = w.shared.part<float>(0);
     pool->parallelFor(mPanels, [&](int64_t p0, int64_t p1) {
