@@ -41,8 +41,9 @@ performance:
   --profile             per-node table: op type, node, mean ms, share of total,
                         slowest first (over the timed runs with --bench)
   --print-plan          execution order with output shapes (NCHW16c: kept in the
-                        blocked layout), and the memory plan (activation arena,
-                        its lower bound, weights)
+                        blocked layout) and each kernel's [algorithm isa], and
+                        the memory plan (activation arena, its lower bound,
+                        weights, kernel scratch)
 
 execution:
   --threads N           intra-op threads (default: all cores)
