@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "graph/checked_math.h"
+#include "shape/index_check.h"
 #include "shape/tensor.h"
 
 namespace oinfer::shape {
@@ -141,12 +142,13 @@ void inferGather(InferContext& ctx) {
   out.insert(out.end(), data.shape.begin() + axis + 1, data.shape.end());
   auto indices = intValues(ctx, 1);
   if (indices && data.shape[axis].isStatic()) {
-    const int64_t d = data.shape[axis].value;
-    for (int64_t i : *indices)
-      if (i < -d || i >= d)
-        ctx.fail("index " + std::to_string(i) + " in " + inputName(ctx, 1) + " is out of range for axis " +
-                 std::to_string(axis) + " of size " + std::to_string(d) + " (data shape " +
-                 shapeToString(data.shape) + ")");
+    // The value itself when constant (positions in its shape), else the
+    // propagated values (e.g. from Shape) as a list.
+    const Tensor* t = ctx.inputValue(1);
+    const Tensor list = t ? Tensor() : Tensor::fromVector<int64_t>({static_cast<int64_t>(indices->size())}, *indices);
+    std::vector<int64_t> normalized;
+    IndexChecker(ctx.node(), ErrorCode::kShapeMismatch)
+        .normalize(t ? *t : list, 1, 0, knownDims(data.shape), axis, normalized);
   }
   ctx.setOutput(0, data.dtype, out);
   if (r == 1 && isIndexType(data.dtype) && indices && idx.shape.size() <= 1) {
@@ -167,10 +169,14 @@ void inferGatherElements(InferContext& ctx) {
     return;
   }
   if (data.hasShape) {
-    if (data.shape.size() != idx.shape.size())
-      ctx.fail(inputName(ctx, 1) + " has shape " + shapeToString(idx.shape) + " but data " + inputName(ctx, 0) +
-               " has shape " + shapeToString(data.shape) + ": ranks differ");
-    normalizeAxis(ctx, ctx.node().attrInt("axis", 0), static_cast<int64_t>(data.shape.size()));
+    const int64_t r = static_cast<int64_t>(data.shape.size());
+    const IndexChecker chk(ctx.node(), ErrorCode::kShapeMismatch);
+    const int64_t axis = normalizeAxis(ctx, ctx.node().attrInt("axis", 0), r);
+    chk.elementsShape(0, knownDims(data.shape), 1, knownDims(idx.shape), axis);
+    if (const Tensor* t = ctx.inputValue(1); t && data.shape[axis].isStatic()) {
+      std::vector<int64_t> normalized;
+      chk.normalize(*t, 1, 0, knownDims(data.shape), axis, normalized);
+    }
   }
   ctx.setOutput(0, data.dtype, idx.shape);
 }
@@ -184,17 +190,41 @@ void inferGatherND(InferContext& ctx) {
     return;
   }
   const int64_t last = idx.shape.back().value;
-  const int64_t r = static_cast<int64_t>(data.shape.size());
-  if (b + last > r)
-    ctx.fail(inputName(ctx, 1) + " with shape " + shapeToString(idx.shape) + " indexes " + std::to_string(last) +
-             " dims after batch_dims " + std::to_string(b) + " but data " + inputName(ctx, 0) + " has shape " +
-             shapeToString(data.shape));
+  IndexChecker(ctx.node(), ErrorCode::kShapeMismatch).gatherNDShape(0, knownDims(data.shape), 1, knownDims(idx.shape), b);
   Shape out(idx.shape.begin(), idx.shape.end() - 1);
   out.insert(out.end(), data.shape.begin() + b + last, data.shape.end());
   ctx.setOutput(0, data.dtype, out);
 }
 
-void inferScatter(InferContext& ctx) { propagateUnary(ctx); }
+// Scatter / ScatterElements: indices as GatherElements', updates shaped as
+// indices; constant indices are range-checked here too.
+void inferScatter(InferContext& ctx) {
+  const ValueInfo& data = ctx.input(0);
+  const ValueInfo& idx = ctx.input(1);
+  const ValueInfo& upd = ctx.input(2);
+  const IndexChecker chk(ctx.node(), ErrorCode::kShapeMismatch);
+  if (idx.hasShape && upd.hasShape) chk.sameShape(1, knownDims(idx.shape), 2, knownDims(upd.shape));
+  if (data.hasShape && idx.hasShape) {
+    const int64_t r = static_cast<int64_t>(data.shape.size());
+    const int64_t axis = normalizeAxis(ctx, ctx.node().attrInt("axis", 0), r);
+    chk.elementsShape(0, knownDims(data.shape), 1, knownDims(idx.shape), axis);
+    if (const Tensor* t = ctx.inputValue(1); t && data.shape[axis].isStatic()) {
+      std::vector<int64_t> normalized;
+      chk.normalize(*t, 1, 0, knownDims(data.shape), axis, normalized);
+    }
+  }
+  propagateUnary(ctx);
+}
+
+void inferScatterND(InferContext& ctx) {
+  const ValueInfo& data = ctx.input(0);
+  const ValueInfo& idx = ctx.input(1);
+  const ValueInfo& upd = ctx.input(2);
+  if (data.hasShape && idx.hasShape && upd.hasShape)
+    IndexChecker(ctx.node(), ErrorCode::kShapeMismatch)
+        .scatterNDShape(0, knownDims(data.shape), 1, knownDims(idx.shape), 2, knownDims(upd.shape));
+  propagateUnary(ctx);
+}
 
 void inferExpand(InferContext& ctx) {
   const ValueInfo& in = ctx.input(0);
