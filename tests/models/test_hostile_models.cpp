@@ -250,6 +250,22 @@ TEST(HostileModels, ScatterNDIndexOutOfRange) {
                 "[-4, 3] for axis 0 of input 0 ('data') with shape [4,2]");
 }
 
+// MaxUnpool: pads larger than the window give two negative unpooled dims,
+// whose product was positive, so indices 0..3 passed and decoded to
+// negative offsets (a write before the output).
+TEST(HostileModels, MaxUnpoolNegativeUnpooledDims) {
+  OpTester t("MaxUnpool", 11);
+  t.input("x", Tensor(DataType::kFloat, {1, 1, 2, 2}))
+      .input("i", I64({1, 1, 2, 2}, {0, 1, 2, 3}))
+      .constantInput("shape", I64({4}, {1, 1, 4, 4}))
+      .attr("kernel_shape", std::vector<int64_t>{1, 1})
+      .attr("strides", std::vector<int64_t>{1, 1})
+      .attr("pads", std::vector<int64_t>{2, 2, 2, 2})
+      .output("y");
+  t.expectError("node 'MaxUnpool_under_test' (MaxUnpool): input 0 ('x') of shape [1,1,2,2] with kernel_shape [1,1], "
+                "strides [1,1] and pads [2,2,2,2] gives no valid unpooled size for spatial dim 0");
+}
+
 // ---- Split: sizes [12, -2] on 10 elements -----------------------------------
 
 ir::Graph splitModel(bool constantSizes) {
