@@ -375,6 +375,15 @@ TEST(HostileModels, ReshapeElementCountOverflow) {
                 "element count overflows int64");
 }
 
+TEST(HostileModels, ConstantOfShapeElementCountOverflowNamesTheNode) {
+  ErrorCode code{};
+  const std::string msg = kernelError(node("fill", "ConstantOfShape", {"shape"}, {"y"}), 9,
+                                      {I64({2}, {int64_t{1} << 40, int64_t{1} << 40})}, &code);
+  EXPECT_EQ(msg, "node 'fill' (ConstantOfShape): output 0: element count of shape [1099511627776,1099511627776] "
+                 "overflows");
+  EXPECT_EQ(code, ErrorCode::kInvalidArgument);
+}
+
 // ---- string tensors between nodes --------------------------------------------
 
 // Two chained StringConcat nodes (onnxruntime runs it): the intermediate
