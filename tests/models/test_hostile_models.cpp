@@ -315,6 +315,15 @@ TEST(HostileModels, SplitSizesOverflowingSum) {
                 "0 of input 0 ('x') with shape [10] overflow int64");
 }
 
+TEST(HostileModels, SplitToSequenceSizesOverflowingSum) {
+  // [2^62, 2^62, 2^62, 2^62 + 10] summed to 10 in wrapping arithmetic.
+  const int64_t big = int64_t{1} << 62;
+  const std::string msg = kernelError(node("sts", "SplitToSequence", {"x", "sizes"}, {"seq"}), 11,
+                                      {Tensor(DataType::kFloat, {10}), I64({4}, {big, big, big, big + 10})});
+  EXPECT_EQ(msg, "node 'sts' (SplitToSequence): split sizes [4611686018427387904,4611686018427387904,"
+                 "4611686018427387904,4611686018427387914] of input 1 ('sizes') overflow int64");
+}
+
 // ---- DepthToSpace / SpaceToDepth: blocksize 2^32 -----------------------------
 
 TEST(HostileModels, DepthToSpaceBlocksizeSquareOverflow) {
