@@ -35,7 +35,13 @@ Tensor& KernelContext::allocateOutput(size_t i, const std::vector<int64_t>& shap
     return t;
   }
   if (dtype == DataType::kUndefined) fail("output " + std::to_string(i) + " has no data type");
-  t = Tensor(dtype, shape);
+  // A shape computed from input values (negative, overflowing or too large
+  // an element count) is refused by Tensor; say which node and output.
+  try {
+    t = Tensor(dtype, shape);
+  } catch (const Error& e) {
+    fail("output " + std::to_string(i) + ": " + e.what());
+  }
   return t;
 }
 

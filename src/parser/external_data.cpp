@@ -69,13 +69,19 @@ void readExternalData(const onnx::TensorProto& tp, LoadContext& ctx, const std::
   if (ec || !isInside(base, full))
     fail(ctx, what + ": external data location '" + location + "' escapes the model folder '" + base.string() + "'");
 
-  int fd = ::open(full.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait forever for a
+  // writer, before the regular-file check on the descriptor could refuse it.
+  // (O_NOCTTY: a terminal device must not become our controlling tty.)
+  int fd = ::open(full.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0)
-    fail(ctx, what + ": cannot open external data '" + location + "': " + std::strerror(errno), ErrorCode::kIO);
+    fail(ctx, what + ": cannot open external data '" + location + "' (" + full.string() + "): " +
+                  std::strerror(errno),
+         ErrorCode::kIO);
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
-    fail(ctx, what + ": external data '" + location + "' is not a regular file", ErrorCode::kIO);
+    fail(ctx, what + ": external data '" + location + "' (" + full.string() + ") is not a regular file",
+         ErrorCode::kIO);
   }
   const uint64_t fileSize = static_cast<uint64_t>(st.st_size);
   auto closeAndFail = [&](const std::string& msg) {

@@ -2,6 +2,7 @@
 // the step order, and one arena per device placed by the memory planner.
 #include <algorithm>
 
+#include "graph/checked_math.h"
 #include "runtime/executor.h"
 #include "runtime/memory_planner.h"
 
@@ -102,7 +103,14 @@ void planArenas(Plan& plan, size_t weightBytes) {
     for (size_t id = 0; id < plan.slots.size(); ++id) {
       Slot& s = plan.slots[id];
       if (s.kind != SlotKind::kArena || s.device != dev) continue;
-      s.bytes = static_cast<size_t>(numElements(s.shape)) * dataTypeSize(s.type.dtype);
+      // Checked like Tensor's own allocation: a byte count that wrapped
+      // would plan a buffer smaller than the tensor its kernel writes.
+      int64_t bytes = 0;
+      if (!checkedMul(numElements(s.shape), static_cast<int64_t>(dataTypeSize(s.type.dtype)), &bytes) ||
+          bytes > (int64_t{1} << 40))
+        throw Error(ErrorCode::kInvalidArgument,
+                    "value '" + s.name + "' of shape " + shapeToString(s.shape) + " is too large to allocate");
+      s.bytes = static_cast<size_t>(bytes);
       if (s.aliasOf >= 0) continue;  // placed inside its Concat's output below
       reqs.push_back({s.bytes, first[id], std::max(first[id], last[id])});
       reqSlot.push_back(static_cast<int>(id));

@@ -64,6 +64,8 @@ std::unique_ptr<ExecContext> Executor::makeContext(Plan& plan) {
       case SlotKind::kWeight:
       case SlotKind::kConstant: v.tensor = s.value; break;
       case SlotKind::kArena:
+        if (s.type.dtype == DataType::kString)  // the planner keeps string tensors out of arenas
+          throw Error(ErrorCode::kInternal, "string tensor '" + s.name + "' was planned in raw arena memory");
         if (s.device == Device::kCPU)
           v.tensor = Tensor::share(s.type.dtype, s.shape, ctx->arena, ctx->arenaData + s.offset);
         break;

@@ -140,7 +140,10 @@ std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, co
         s.kind = SlotKind::kView;
         s.viewBase = step.in[step.def->viewOfInput];
       } else {
-        s.kind = step.dynamic || !s.staticShape ? SlotKind::kOwned : SlotKind::kArena;
+        // String elements are std::string objects: they need constructing and
+        // destroying, so they never live in the raw (malloc'd, reused) arena.
+        s.kind = step.dynamic || !s.staticShape || s.type.dtype == DataType::kString ? SlotKind::kOwned
+                                                                                      : SlotKind::kArena;
       }
     }
     plan->steps.push_back(std::move(step));

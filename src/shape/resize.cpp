@@ -1,5 +1,7 @@
 #include "shape/resize.h"
 
+#include "graph/checked_math.h"
+
 #include <cmath>
 #include <string>
 
@@ -43,9 +45,15 @@ void checkSize(const Node& n, const ResizeParams& p, int64_t s, size_t i) {
                                                " is " + std::to_string(s) + "; sizes must be non-negative");
 }
 
-int64_t scaledDim(int64_t in, float s) {
-  // floor(input_dimension * scale), in double as the ONNX reference does.
-  return static_cast<int64_t>(std::floor(static_cast<double>(in) * static_cast<double>(s)));
+int64_t scaledDim(const Node& n, int64_t in, float s) {
+  // floor(input_dimension * scale), in double as the ONNX reference does;
+  // a result beyond int64 (a plain cast is undefined there) is refused.
+  const double v = std::floor(static_cast<double>(in) * static_cast<double>(s));
+  const std::optional<int64_t> d = doubleToInt64(v);
+  if (!d)
+    failNode(n, ErrorCode::kInvalidArgument,
+             "dim " + std::to_string(in) + " times scale " + std::to_string(s) + " does not fit in int64");
+  return *d;
 }
 
 std::vector<float> floatValues(const Tensor& t) {
@@ -157,7 +165,7 @@ ResizeGeometry resolveResizeGeometry(const Node& node, const ResizeParams& p,
     for (size_t i = 0; i < axes.size(); ++i) {
       checkScale(node, p, (*scales)[i], i);
       g.scales[axes[i]] = (*scales)[i];
-      g.outDims[axes[i]] = scaledDim(inDims[axes[i]], (*scales)[i]);
+      g.outDims[axes[i]] = scaledDim(node, inDims[axes[i]], (*scales)[i]);
     }
     return g;
   }
@@ -229,7 +237,7 @@ void inferResize(InferContext& ctx) {
       checkScale(node, p, scales[i], i);
       const Dim& d = in[axes[i]];
       if (scales[i] == 1.f) out[axes[i]] = d;
-      else out[axes[i]] = d.isStatic() ? Dim(scaledDim(d.value, scales[i])) : ctx.freshDim();
+      else out[axes[i]] = d.isStatic() ? Dim(scaledDim(node, d.value, scales[i])) : ctx.freshDim();
     }
   } else if (useSizes && ctx.inputSymbolicValue(p.sizesInput)) {
     const std::vector<Dim>& sizes = *ctx.inputSymbolicValue(p.sizesInput);

@@ -3,6 +3,8 @@
 // indexing ops in tensor_index.cpp.
 #include "shape/tensor.h"
 
+#include "graph/checked_math.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -84,9 +86,10 @@ namespace {
 // symbolic input dims ([batch,768] -> [-1,12,64] gives batch).
 struct SymProduct {
   int64_t coef = 1;
+  bool overflow = false;  // the static part does not fit in int64
   std::multiset<std::string> syms;
   void mul(const Dim& d) {
-    if (d.isStatic()) coef *= d.value;
+    if (d.isStatic()) overflow = overflow || !checkedMul(coef, d.value, &coef);
     else syms.insert(d.symbol);
   }
 };
@@ -166,6 +169,9 @@ void inferReshape(InferContext& ctx) {
       if (!out[k].isStatic() && out[k].symbol.empty()) unknownOut = true;
       pout.mul(out[k]);
     }
+    if (pin.overflow || pout.overflow)
+      ctx.fail("input 0 ('" + ctx.node().inputs[0] + "'): reshaping " + shapeToString(in.shape) + " to " +
+               targetToString(*target) + ": the element count overflows int64");
     auto mismatch = [&](const std::string& to) {
       ctx.fail("input 0 ('" + ctx.node().inputs[0] + "'): cannot reshape " + shapeToString(in.shape) + " (" +
                std::to_string(pin.coef) + " elements) to " + to);
@@ -381,7 +387,7 @@ void inferSplit(InferContext& ctx) {
   const int64_t axis = normalizeAxis(ctx, ctx.node().attrInt("axis", 0), r);
   const Dim d = in.shape[axis];
   std::optional<std::vector<int64_t>> sizes;
-  bool unknown = false;
+  bool unknown = false, wholeDim = false;
   if (ctx.opset() >= 13 || (ctx.opset() < 2 && ctx.hasInput(1))) {
     if (ctx.hasInput(1)) {
       sizes = intValues(ctx, 1);
@@ -412,14 +418,22 @@ void inferSplit(InferContext& ctx) {
       unknown = true;
     } else {
       sizes = std::vector<int64_t>{-1};  // one part: the whole (symbolic) dim
+      wholeDim = true;
     }
   }
   if (sizes) {
     if (sizes->size() != n)
       ctx.fail(ErrorCode::kInvalidModel, "split has " + std::to_string(sizes->size()) + " entries but the node has " +
                                              std::to_string(n) + " outputs");
+    // Given sizes must be non-negative (only the one-part case above uses -1,
+    // for "the whole symbolic dim") and sum, without overflow, to the dim.
     int64_t sum = 0;
-    for (int64_t s : *sizes) sum += s;
+    if (!wholeDim)
+      for (int64_t s : *sizes)
+        if (s < 0 || !checkedAdd(sum, s, &sum))
+          ctx.fail("split sizes " + shapeToString(*sizes) + " for axis " + std::to_string(axis) + " of input 0 ('" +
+                   ctx.node().inputs[0] + "') with shape " + shapeToString(in.shape) +
+                   (s < 0 ? " hold a negative size " + std::to_string(s) : std::string(" overflow int64")));
     if (d.isStatic() && sum != d.value)
       ctx.fail("split sizes " + shapeToString(*sizes) + " sum to " + std::to_string(sum) + " but axis " +
                std::to_string(axis) + " of input 0 ('" + ctx.node().inputs[0] + "') with shape " +

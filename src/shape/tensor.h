@@ -33,7 +33,8 @@ void inferSlice(InferContext& ctx);
 void inferGather(InferContext& ctx);
 void inferGatherElements(InferContext& ctx);
 void inferGatherND(InferContext& ctx);
-void inferScatter(InferContext& ctx);  // Scatter, ScatterElements, ScatterND
+void inferScatter(InferContext& ctx);  // Scatter, ScatterElements
+void inferScatterND(InferContext& ctx);
 void inferExpand(InferContext& ctx);
 void inferTile(InferContext& ctx);
 void inferPad(InferContext& ctx);

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "graph/checked_math.h"
+#include "shape/index_check.h"
 #include "shape/tensor.h"
 
 namespace oinfer::shape {
@@ -140,12 +142,13 @@ void inferGather(InferContext& ctx) {
   out.insert(out.end(), data.shape.begin() + axis + 1, data.shape.end());
   auto indices = intValues(ctx, 1);
   if (indices && data.shape[axis].isStatic()) {
-    const int64_t d = data.shape[axis].value;
-    for (int64_t i : *indices)
-      if (i < -d || i >= d)
-        ctx.fail("index " + std::to_string(i) + " in " + inputName(ctx, 1) + " is out of range for axis " +
-                 std::to_string(axis) + " of size " + std::to_string(d) + " (data shape " +
-                 shapeToString(data.shape) + ")");
+    // The value itself when constant (positions in its shape), else the
+    // propagated values (e.g. from Shape) as a list.
+    const Tensor* t = ctx.inputValue(1);
+    const Tensor list = t ? Tensor() : Tensor::fromVector<int64_t>({static_cast<int64_t>(indices->size())}, *indices);
+    std::vector<int64_t> normalized;
+    IndexChecker(ctx.node(), ErrorCode::kShapeMismatch)
+        .normalize(t ? *t : list, 1, 0, knownDims(data.shape), axis, normalized);
   }
   ctx.setOutput(0, data.dtype, out);
   if (r == 1 && isIndexType(data.dtype) && indices && idx.shape.size() <= 1) {
@@ -166,10 +169,14 @@ void inferGatherElements(InferContext& ctx) {
     return;
   }
   if (data.hasShape) {
-    if (data.shape.size() != idx.shape.size())
-      ctx.fail(inputName(ctx, 1) + " has shape " + shapeToString(idx.shape) + " but data " + inputName(ctx, 0) +
-               " has shape " + shapeToString(data.shape) + ": ranks differ");
-    normalizeAxis(ctx, ctx.node().attrInt("axis", 0), static_cast<int64_t>(data.shape.size()));
+    const int64_t r = static_cast<int64_t>(data.shape.size());
+    const IndexChecker chk(ctx.node(), ErrorCode::kShapeMismatch);
+    const int64_t axis = normalizeAxis(ctx, ctx.node().attrInt("axis", 0), r);
+    chk.elementsShape(0, knownDims(data.shape), 1, knownDims(idx.shape), axis);
+    if (const Tensor* t = ctx.inputValue(1); t && data.shape[axis].isStatic()) {
+      std::vector<int64_t> normalized;
+      chk.normalize(*t, 1, 0, knownDims(data.shape), axis, normalized);
+    }
   }
   ctx.setOutput(0, data.dtype, idx.shape);
 }
@@ -183,17 +190,41 @@ void inferGatherND(InferContext& ctx) {
     return;
   }
   const int64_t last = idx.shape.back().value;
-  const int64_t r = static_cast<int64_t>(data.shape.size());
-  if (b + last > r)
-    ctx.fail(inputName(ctx, 1) + " with shape " + shapeToString(idx.shape) + " indexes " + std::to_string(last) +
-             " dims after batch_dims " + std::to_string(b) + " but data " + inputName(ctx, 0) + " has shape " +
-             shapeToString(data.shape));
+  IndexChecker(ctx.node(), ErrorCode::kShapeMismatch).gatherNDShape(0, knownDims(data.shape), 1, knownDims(idx.shape), b);
   Shape out(idx.shape.begin(), idx.shape.end() - 1);
   out.insert(out.end(), data.shape.begin() + b + last, data.shape.end());
   ctx.setOutput(0, data.dtype, out);
 }
 
-void inferScatter(InferContext& ctx) { propagateUnary(ctx); }
+// Scatter / ScatterElements: indices as GatherElements', updates shaped as
+// indices; constant indices are range-checked here too.
+void inferScatter(InferContext& ctx) {
+  const ValueInfo& data = ctx.input(0);
+  const ValueInfo& idx = ctx.input(1);
+  const ValueInfo& upd = ctx.input(2);
+  const IndexChecker chk(ctx.node(), ErrorCode::kShapeMismatch);
+  if (idx.hasShape && upd.hasShape) chk.sameShape(1, knownDims(idx.shape), 2, knownDims(upd.shape));
+  if (data.hasShape && idx.hasShape) {
+    const int64_t r = static_cast<int64_t>(data.shape.size());
+    const int64_t axis = normalizeAxis(ctx, ctx.node().attrInt("axis", 0), r);
+    chk.elementsShape(0, knownDims(data.shape), 1, knownDims(idx.shape), axis);
+    if (const Tensor* t = ctx.inputValue(1); t && data.shape[axis].isStatic()) {
+      std::vector<int64_t> normalized;
+      chk.normalize(*t, 1, 0, knownDims(data.shape), axis, normalized);
+    }
+  }
+  propagateUnary(ctx);
+}
+
+void inferScatterND(InferContext& ctx) {
+  const ValueInfo& data = ctx.input(0);
+  const ValueInfo& idx = ctx.input(1);
+  const ValueInfo& upd = ctx.input(2);
+  if (data.hasShape && idx.hasShape && upd.hasShape)
+    IndexChecker(ctx.node(), ErrorCode::kShapeMismatch)
+        .scatterNDShape(0, knownDims(data.shape), 1, knownDims(idx.shape), 2, knownDims(upd.shape));
+  propagateUnary(ctx);
+}
 
 void inferExpand(InferContext& ctx) {
   const ValueInfo& in = ctx.input(0);
@@ -269,9 +300,17 @@ void inferTile(InferContext& ctx) {
     const int64_t m = (*reps)[k];
     if (m < 0) ctx.fail("repeats " + inputName(ctx, 1) + " has negative value " + std::to_string(m));
     if (m == 1) continue;
-    if (m == 0) out[k] = Dim(0);
-    else if (out[k].isStatic()) out[k] = Dim(out[k].value * m);
-    else out[k] = Dim();
+    if (m == 0) {
+      out[k] = Dim(0);
+    } else if (out[k].isStatic()) {
+      int64_t v;
+      if (!checkedMul(out[k].value, m, &v))
+        ctx.fail("repeats " + inputName(ctx, 1) + " value " + std::to_string(m) + " times dim " + std::to_string(k) +
+                 " (" + std::to_string(out[k].value) + ") of input 0 ('" + ctx.node().inputs[0] + "') overflows int64");
+      out[k] = Dim(v);
+    } else {
+      out[k] = Dim();
+    }
   }
   ctx.setOutput(0, in.dtype, out);
 }
@@ -313,7 +352,10 @@ void inferPad(InferContext& ctx) {
     const int64_t k = ax[j], b = (*pads)[j], e = (*pads)[j + n];
     if (b == 0 && e == 0) continue;
     if (out[k].isStatic()) {
-      const int64_t v = out[k].value + b + e;
+      int64_t v;
+      if (!checkedAdd(out[k].value, b, &v) || !checkedAdd(v, e, &v))
+        ctx.fail("pads " + shapeToString(*pads) + " on axis " + std::to_string(k) + " of input 0 ('" +
+                 ctx.node().inputs[0] + "') with shape " + shapeToString(in.shape) + " overflow int64");
       if (v < 0)
         ctx.fail("pads " + shapeToString(*pads) + " make axis " + std::to_string(k) + " of input 0 ('" +
                  ctx.node().inputs[0] + "') with shape " + shapeToString(in.shape) + " negative");
@@ -338,18 +380,22 @@ void inferRange(InferContext& ctx) {
         default: return static_cast<double>(t->toInt64Vector()[0]);
       }
     };
-    int64_t n;
+    std::optional<int64_t> n;
+    std::string values;
     if (isIndexType(dt) || dt == DataType::kInt16 || dt == DataType::kInt8) {
       const int64_t a = s->toInt64Vector()[0], b = l->toInt64Vector()[0], c = d->toInt64Vector()[0];
       if (c == 0) ctx.fail("delta " + inputName(ctx, 2) + " must not be 0");
-      const int64_t span = b - a;
-      n = c > 0 ? (span > 0 ? (span + c - 1) / c : 0) : (span < 0 ? (-span + (-c) - 1) / (-c) : 0);
+      n = rangeCount(a, b, c);
+      values = std::to_string(a) + ", " + std::to_string(b) + ", " + std::to_string(c);
     } else {
       const double a = asDouble(s), b = asDouble(l), c = asDouble(d);
       if (c == 0) ctx.fail("delta " + inputName(ctx, 2) + " must not be 0");
-      n = static_cast<int64_t>(std::max(std::ceil((b - a) / c), 0.0));
+      n = rangeCount(a, b, c);
+      values = std::to_string(a) + ", " + std::to_string(b) + ", " + std::to_string(c);
     }
-    ctx.setOutput(0, dt, {Dim(n)});
+    if (!n)
+      ctx.fail("start, limit, delta (" + values + ") give a length that is not finite or does not fit in int64");
+    ctx.setOutput(0, dt, {Dim(*n)});
     return;
   }
   // Range(0, n, 1) with n symbolic (from Shape -> Gather): n elements.
@@ -405,8 +451,9 @@ void inferOneHot(InferContext& ctx) {
       case DataType::kFloat16: v = static_cast<float>(t->data<Float16>()[0]); break;
       default: v = static_cast<double>(t->toInt64Vector()[0]);
     }
-    if (v < 1) ctx.fail("depth " + inputName(ctx, 1) + " must be positive");
-    depth = Dim(static_cast<int64_t>(v));
+    const std::optional<int64_t> iv = doubleToInt64(v);
+    if (!(v >= 1) || !iv) ctx.fail("depth " + inputName(ctx, 1) + " must be a positive int64, got " + std::to_string(v));
+    depth = Dim(*iv);
   } else if (auto s = symValues(ctx, 1); s && s->size() == 1) {
     depth = (*s)[0];
   }
@@ -423,17 +470,32 @@ void inferTrilu(InferContext& ctx) {
 }
 
 namespace {
-void checkBlockInput(InferContext& ctx, const ValueInfo& in, int64_t b) {
-  if (b <= 0) ctx.fail(ErrorCode::kInvalidModel, "blocksize must be positive");
+// Returns blocksize^2, refusing a blocksize whose square overflows (2^32
+// squared wrapped to 0 and the channel count was divided by it).
+int64_t checkBlockInput(InferContext& ctx, const ValueInfo& in, int64_t b) {
+  if (b <= 0) ctx.fail(ErrorCode::kInvalidModel, "blocksize must be positive, got " + std::to_string(b));
+  int64_t bb;
+  if (!checkedMul(b, b, &bb))
+    ctx.fail(ErrorCode::kInvalidModel, "blocksize " + std::to_string(b) + " is too large: blocksize^2 overflows int64");
   if (in.hasShape && in.shape.size() != 4)
     ctx.fail("input 0 ('" + ctx.node().inputs[0] + "') must be 4-d [N,C,H,W], got " + shapeToString(in.shape));
+  return bb;
+}
+
+// d * m, failing with the dim named when it overflows.
+Dim scaledBlockDim(InferContext& ctx, const ValueInfo& in, size_t k, int64_t m) {
+  int64_t v;
+  if (!checkedMul(in.shape[k].value, m, &v))
+    ctx.fail("dim " + std::to_string(k) + " of input 0 ('" + ctx.node().inputs[0] + "') with shape " +
+             shapeToString(in.shape) + " times " + std::to_string(m) + " overflows int64");
+  return Dim(v);
 }
 }  // namespace
 
 void inferDepthToSpace(InferContext& ctx) {
   const ValueInfo& in = ctx.input(0);
   const int64_t b = ctx.node().attrInt("blocksize", 0);
-  checkBlockInput(ctx, in, b);
+  const int64_t bb = checkBlockInput(ctx, in, b);
   if (!in.hasShape) {
     ctx.setOutput(0, in.dtype, Shape(4, Dim()));
     return;
@@ -441,28 +503,28 @@ void inferDepthToSpace(InferContext& ctx) {
   Shape out = in.shape;
   const Dim& c = in.shape[1];
   if (c.isStatic()) {
-    if (c.value % (b * b) != 0)
+    if (c.value % bb != 0)
       ctx.fail("channels of input 0 ('" + ctx.node().inputs[0] + "') with shape " + shapeToString(in.shape) +
-               " are not divisible by blocksize^2 = " + std::to_string(b * b));
-    out[1] = Dim(c.value / (b * b));
+               " are not divisible by blocksize^2 = " + std::to_string(bb));
+    out[1] = Dim(c.value / bb);
   } else if (b != 1) {
     out[1] = Dim();
   }
   for (int k = 2; k < 4; ++k)
-    out[k] = in.shape[k].isStatic() ? Dim(in.shape[k].value * b) : (b == 1 ? in.shape[k] : Dim());
+    out[k] = in.shape[k].isStatic() ? scaledBlockDim(ctx, in, k, b) : (b == 1 ? in.shape[k] : Dim());
   ctx.setOutput(0, in.dtype, out);
 }
 
 void inferSpaceToDepth(InferContext& ctx) {
   const ValueInfo& in = ctx.input(0);
   const int64_t b = ctx.node().attrInt("blocksize", 0);
-  checkBlockInput(ctx, in, b);
+  const int64_t bb = checkBlockInput(ctx, in, b);
   if (!in.hasShape) {
     ctx.setOutput(0, in.dtype, Shape(4, Dim()));
     return;
   }
   Shape out = in.shape;
-  out[1] = in.shape[1].isStatic() ? Dim(in.shape[1].value * b * b) : (b == 1 ? in.shape[1] : Dim());
+  out[1] = in.shape[1].isStatic() ? scaledBlockDim(ctx, in, 1, bb) : (b == 1 ? in.shape[1] : Dim());
   for (int k = 2; k < 4; ++k) {
     const Dim& d = in.shape[k];
     if (d.isStatic()) {

@@ -23,6 +23,7 @@
 // values with numpy's shortest repr.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -380,5 +381,17 @@ TEST(DecodingErrors, TensorScatterLinearOverflow) {
   t.input("past_cache", Tensor(DataType::kFloat, {1, 3, 2})).input("update", Tensor(DataType::kFloat, {1, 2, 2}));
   t.input("write_indices", Tensor::fromVector<int64_t>({1}, {2}));
   t.output("present_cache");
-  t.expectError("write index 2 of batch 0 plus 2 updates exceeds max_sequence_length 3 in linear mode");
+  t.expectError("input 2 ('write_indices'): write index of batch 0 is 2, out of range [0, 1] for 2 updates into "
+                "max_sequence_length 3 in linear mode");
+}
+
+// Issue 23 hardening: a write index near INT64_MAX made index + updates wrap
+// negative and pass the linear-mode bound, then wrote far outside the cache.
+TEST(DecodingErrors, TensorScatterHugeWriteIndex) {
+  OpTester t("TensorScatter", 24);
+  t.input("past_cache", Tensor(DataType::kFloat, {1, 3, 2})).input("update", Tensor(DataType::kFloat, {1, 2, 2}));
+  t.input("write_indices", Tensor::fromVector<int64_t>({1}, {INT64_MAX}));
+  t.output("present_cache");
+  t.expectError("node 'TensorScatter_under_test' (TensorScatter): input 2 ('write_indices'): write index of batch 0 "
+                "is 9223372036854775807, out of range [0, 1] for 2 updates into max_sequence_length 3 in linear mode");
 }

@@ -366,10 +366,12 @@ TEST(TensorErrors, ConcatNonAxisDim) {
 TEST(TensorErrors, GatherIndexOutOfRange) {
   OpTester t("Gather", 13);
   t.input("x", Tensor(DataType::kFloat, {3, 2})).input("i", I64({0, 5})).output("y");
-  t.expectError("index 5 is out of range for axis 0 of size 3");
+  t.expectError("node 'Gather_under_test' (Gather): input 1 ('i') holds index 5 at [1], out of range [-3, 2] for "
+                "axis 0 of input 0 ('x') with shape [3,2]");
   OpTester c("Gather", 13);
   c.input("x", Tensor(DataType::kFloat, {3, 2})).constantInput("i", I64({-4})).output("y");
-  c.expectError("index -4 in input 1 ('i') is out of range for axis 0 of size 3");
+  c.expectError("node 'Gather_under_test' (Gather): input 1 ('i') holds index -4 at [0], out of range [-3, 2] for "
+                "axis 0 of input 0 ('x') with shape [3,2]");
 }
 
 TEST(TensorErrors, ExpandIncompatible) {

@@ -4,9 +4,14 @@
 // test_loader_graph.cpp.
 #include <onnx/onnx-data_pb.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <future>
 #include <random>
 
 #include "loader_test_util.h"
@@ -557,6 +562,31 @@ TEST(LoaderExternal, OffsetAndLengthChecked) {
   EXPECT_HAS(loadError(m, dir.path.string()), "offset '-4' is not a non-negative integer");
   EXPECT_HAS(loadError(externalModel("missing.bin"), dir.path.string(), ErrorCode::kIO),
              "cannot open external data 'missing.bin'");
+}
+
+// Issue 23: a location naming a FIFO blocked the loader forever in open()
+// (waiting for a writer) before the regular-file check ran. It must be
+// refused at once, naming the tensor and the path.
+TEST(LoaderExternal, FifoRefusedWithoutBlocking) {
+  TempDir dir("ext_fifo");
+  ASSERT_EQ(::mkfifo(dir.file("w.bin").c_str(), 0600), 0) << std::strerror(errno);
+  auto pending = std::async(std::launch::async, [&] { return loadError(externalModel("w.bin"), dir.path.string(), ErrorCode::kIO); });
+  const bool finished = pending.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+  if (!finished) {
+    // Unblock the reader (a writer opening and closing) so the test can end.
+    int w = ::open(dir.file("w.bin").c_str(), O_WRONLY | O_NONBLOCK);
+    if (w >= 0) ::close(w);
+  }
+  const std::string msg = pending.get();
+  EXPECT_TRUE(finished) << "loading external data from a FIFO blocked";
+  EXPECT_HAS(msg, "initializer 'W': external data 'w.bin' (");
+  EXPECT_HAS(msg, "ext_fifo");
+  EXPECT_HAS(msg, "is not a regular file");
+  // A directory is refused the same way.
+  std::filesystem::create_directories(dir.path / "d");
+  EXPECT_HAS(loadError(externalModel("d"), dir.path.string(), ErrorCode::kIO),
+             "initializer 'W': external data 'd' (");
+  EXPECT_HAS(loadError(externalModel("d"), dir.path.string(), ErrorCode::kIO), "is not a regular file");
 }
 
 // ---- TensorProto / SequenceProto files ---------------------------------------

@@ -9,6 +9,7 @@
 #include "ops/cpu/tensor_common.h"
 #include "ops/registry.h"
 #include "shape/decoding.h"
+#include "shape/index_check.h"
 
 namespace oinfer {
 namespace cpu {
@@ -137,12 +138,15 @@ void runTensorScatter(KernelContext& ctx, const ScatterAttrs& a) {
   const int64_t outer = tensor_ops::product(past.shape(), 0, static_cast<size_t>(axis));
   const int64_t perBatch = tensor_ops::product(past.shape(), 1, static_cast<size_t>(axis));
   const int64_t inner = tensor_ops::product(past.shape(), static_cast<size_t>(axis) + 1, past.rank());
-  if (!a.circular)
+  // Linear mode: writeAt[b] + seq <= maxSeq, checked without forming the sum
+  // (a write index near INT64_MAX would wrap it negative and pass).
+  if (!a.circular) {
+    const shape::IndexChecker chk(ctx.node(), ErrorCode::kInvalidArgument);
     for (int64_t b = 0; b < B && seq > 0 && perBatch > 0; ++b)
-      if (writeAt[b] < 0 || writeAt[b] + seq > maxSeq)
-        ctx.fail("write index " + std::to_string(writeAt[b]) + " of batch " + std::to_string(b) + " plus " +
-                 std::to_string(seq) + " updates exceeds max_sequence_length " + std::to_string(maxSeq) +
-                 " in linear mode");
+      chk.inRange(writeAt[b], 0, maxSeq - seq, chk.input(2) + ": write index of batch " + std::to_string(b),
+                  " for " + std::to_string(seq) + " updates into max_sequence_length " + std::to_string(maxSeq) +
+                      " in linear mode");
+  }
   Tensor& out = ctx.output(0);
   tensor_ops::dispatchBytes(past.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;

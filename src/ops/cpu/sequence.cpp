@@ -5,6 +5,7 @@
 // already inside a sequence are immutable and shared between sequences.
 #include <algorithm>
 
+#include "graph/checked_math.h"
 #include "ops/cpu/tensor_common.h"
 #include "ops/cpu/value_copy.h"
 #include "ops/registry.h"
@@ -126,7 +127,10 @@ std::unique_ptr<Kernel> splitToSequence(const KernelInit& init) {
         int64_t sum = 0;
         for (int64_t s : v) {
           if (s < 0) ctx.fail("split sizes must be >= 0, got " + std::to_string(s));
-          sum += s;
+          // Checked: huge sizes could wrap to the axis length and pass.
+          if (!checkedAdd(sum, s, &sum))
+            ctx.fail("split sizes " + shapeToString(v) + " of input 1 ('" + ctx.node().inputs[1] +
+                     "') overflow int64");
         }
         if (sum != len)
           ctx.fail("split sizes add up to " + std::to_string(sum) + ", the axis has " + std::to_string(len));

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "graph/checked_math.h"
 #include "ops/cpu/dispatch.h"
 #include "ops/cpu/tensor_common.h"
 #include "ops/registry.h"
@@ -82,13 +83,25 @@ std::unique_ptr<Kernel> makeMaxUnpool(const KernelInit& init) {
     if (x.rank() != n + 2 || y.rank() != n + 2)
       ctx.fail("input 0 (X) " + shapeToString(x.shape()) + " does not match kernel_shape of " + std::to_string(n) +
                " dims");
+    // The unpooled shape, checked: a negative dim (pads larger than the
+    // window) made two negative dims multiply to a positive count and the
+    // decoded offsets negative.
     std::vector<int64_t> inf{x.dim(0), x.dim(1)};
-    for (size_t i = 0; i < n; ++i) inf.push_back((x.dim(i + 2) - 1) * strides[i] + k[i] - pads[i] - pads[i + n]);
+    for (size_t i = 0; i < n; ++i) {
+      int64_t d;
+      const bool ok = checkedMul(x.dim(i + 2) - 1, strides[i], &d) && checkedAdd(d, k[i], &d) &&
+                      checkedSub(d, pads[i], &d) && checkedSub(d, pads[i + n], &d) && d >= 0;
+      if (!ok)
+        ctx.fail("input 0 ('" + ctx.node().inputs[0] + "') of shape " + shapeToString(x.shape()) + " with kernel_shape " +
+                 shapeToString(k) + ", strides " + shapeToString(strides) + " and pads " + shapeToString(pads) +
+                 " gives no valid unpooled size for spatial dim " + std::to_string(i));
+      inf.push_back(d);
+    }
     int64_t infNumel = 1;
     for (size_t i = 0; i < inf.size(); ++i) {
       if (inf[i] > y.dim(i))
         ctx.fail("output_shape " + shapeToString(y.shape()) + " is smaller than the inferred " + shapeToString(inf));
-      infNumel *= inf[i];
+      infNumel *= inf[i];  // at most y's element count
     }
     const std::vector<int64_t> idx = tensor_ops::readInts(ind);
     const std::vector<int64_t> yStrides = tensor_ops::rowMajorStrides(y.shape());

@@ -4,6 +4,7 @@
 // Shape, Size; plus the shared strided copy and register_tensor.
 #include <algorithm>
 
+#include "graph/checked_math.h"
 #include "ops/cpu/random_stream.h"
 #include "ops/cpu/tensor_common.h"
 #include "shape/tensor.h"
@@ -160,15 +161,21 @@ std::vector<DataType> allTypes() {
 
 std::vector<int64_t> readInts(const Tensor& t) {
   std::vector<int64_t> out(static_cast<size_t>(t.numel()));
+  // Floats outside int64 (a plain cast is undefined there) are refused.
+  auto conv = [](double v) {
+    const std::optional<int64_t> i = doubleToInt64(v);
+    if (!i) throw Error(ErrorCode::kInvalidArgument, "value " + std::to_string(v) + " does not fit in int64");
+    return *i;
+  };
   switch (t.dtype()) {
     case DataType::kFloat:
-      for (int64_t i = 0; i < t.numel(); ++i) out[i] = static_cast<int64_t>(t.data<float>()[i]);
+      for (int64_t i = 0; i < t.numel(); ++i) out[i] = conv(t.data<float>()[i]);
       return out;
     case DataType::kDouble:
-      for (int64_t i = 0; i < t.numel(); ++i) out[i] = static_cast<int64_t>(t.data<double>()[i]);
+      for (int64_t i = 0; i < t.numel(); ++i) out[i] = conv(t.data<double>()[i]);
       return out;
     case DataType::kFloat16:
-      for (int64_t i = 0; i < t.numel(); ++i) out[i] = static_cast<int64_t>(static_cast<float>(t.data<Float16>()[i]));
+      for (int64_t i = 0; i < t.numel(); ++i) out[i] = conv(static_cast<float>(t.data<Float16>()[i]));
       return out;
     default:
       return t.toInt64Vector();
@@ -357,12 +364,16 @@ std::unique_ptr<Kernel> splitKernel(const KernelInit& init) {
       const int64_t chunk = (total + parts - 1) / parts;
       for (int64_t i = 0; i < parts; ++i) sizes.push_back(std::max<int64_t>(0, std::min(chunk, total - chunk * i)));
     }
+    // Every size non-negative and the sum (checked) equal to the axis: a
+    // negative size could balance an oversized one ([12, -2] on 10) and the
+    // copy of the oversized part would read past the input.
     int64_t sum = 0;
-    for (int64_t s : sizes) sum += s;
-    if (sum != total || sizes.size() != ctx.numOutputs())
+    bool ok = sizes.size() == ctx.numOutputs();
+    for (int64_t s : sizes) ok = ok && s >= 0 && checkedAdd(sum, s, &sum);
+    if (!ok || sum != total)
       ctx.fail("split sizes " + shapeToString(sizes) + " do not partition axis " + std::to_string(axis) +
-               " of input 0 with shape " + shapeToString(in.shape()) + " into " + std::to_string(ctx.numOutputs()) +
-               " outputs");
+               " of input 0 ('" + ctx.node().inputs[0] + "') with shape " + shapeToString(in.shape()) + " into " +
+               std::to_string(ctx.numOutputs()) + " non-negative parts");
     int64_t offset = 0;
     for (size_t i = 0; i < ctx.numOutputs(); ++i) {
       if (ctx.hasOutput(i)) {

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "graph/checked_math.h"
 #include "ops/cpu/lowbit.h"
 #include "ops/cpu/tensor_common.h"
 #include "shape/tensor.h"
@@ -205,8 +206,13 @@ void rangeHalf(KernelContext& ctx, const Tensor& s, const Tensor& l, const Tenso
   const S c = static_cast<S>(static_cast<float>(d.data<H>()[0]));
   if (c == S(0)) ctx.fail("delta must not be 0");
   // The count in double, as numpy's arange and the shape function take it.
-  const auto n = static_cast<int64_t>(
-      std::max(std::ceil((static_cast<double>(b) - static_cast<double>(a)) / static_cast<double>(c)), 0.0));
+  const std::optional<int64_t> count =
+      rangeCount(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c));
+  if (!count)
+    ctx.fail("start, limit, delta (" + std::to_string(static_cast<double>(a)) + ", " +
+             std::to_string(static_cast<double>(b)) + ", " + std::to_string(static_cast<double>(c)) +
+             ") give a length that is not finite or does not fit in int64");
+  const int64_t n = *count;
   Tensor& out = ctx.allocateOutput(0, {n}, s.dtype());
   H* o = out.data<H>();
   for (int64_t i = 0; i < n; ++i) o[i] = H(static_cast<float>(a + static_cast<S>(i) * c));
@@ -233,13 +239,16 @@ std::unique_ptr<Kernel> rangeKernel(const KernelInit& init) {
       using T = typename decltype(tag)::type;
       const T a = s.data<T>()[0], b = l.data<T>()[0], c = d.data<T>()[0];
       if (c == T(0)) ctx.fail("delta must not be 0");
-      int64_t n;
+      std::optional<int64_t> count;
       if constexpr (std::is_integral_v<T>) {
-        const int64_t span = static_cast<int64_t>(b) - a, st = c;
-        n = st > 0 ? (span > 0 ? (span + st - 1) / st : 0) : (span < 0 ? (-span - st - 1) / (-st) : 0);
+        count = rangeCount(static_cast<int64_t>(a), static_cast<int64_t>(b), static_cast<int64_t>(c));
       } else {
-        n = static_cast<int64_t>(std::max(std::ceil((static_cast<double>(b) - a) / c), 0.0));
+        count = rangeCount(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c));
       }
+      if (!count)
+        ctx.fail("start, limit, delta (" + std::to_string(a) + ", " + std::to_string(b) + ", " + std::to_string(c) +
+                 ") give a length that is not finite or does not fit in int64");
+      const int64_t n = *count;
       Tensor& out = ctx.allocateOutput(0, {n}, s.dtype());
       T* o = out.data<T>();
       for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(a + static_cast<T>(i) * c);

@@ -4,18 +4,18 @@
 #include <cmath>
 
 #include "ops/cpu/tensor_common.h"
+#include "shape/index_check.h"
 #include "shape/tensor.h"
 
 namespace oinfer::tensor_ops {
 
 namespace {
 
-// Normalises index i (negative counts from the end) for an axis of size d.
-int64_t checkIndex(const KernelContext& ctx, int64_t i, int64_t d, int64_t axis) {
-  if (i < -d || i >= d)
-    ctx.fail("index " + std::to_string(i) + " is out of range for axis " + std::to_string(axis) + " of size " +
-             std::to_string(d));
-  return i < 0 ? i + d : i;
+// Every shape and index check goes through shape::IndexChecker, before
+// anything is read or written: the kernels below address data only through
+// the normalised positions it returns.
+shape::IndexChecker checker(const KernelContext& ctx) {
+  return shape::IndexChecker(ctx.node(), ErrorCode::kInvalidArgument);
 }
 
 int64_t normAxis(const KernelContext& ctx, int64_t axis, int64_t r) {
@@ -36,18 +36,11 @@ class GatherKernel final : public Kernel {
     const int64_t d = data.dim(axis);
     const int64_t outer = product(data.shape(), 0, axis), inner = product(data.shape(), axis + 1, r);
     const int64_t N = indices.numel();
-    pos_.resize(static_cast<size_t>(N));
-    if (indices.dtype() == DataType::kInt64) {
-      const int64_t* p = indices.data<int64_t>();
-      for (int64_t n = 0; n < N; ++n) pos_[n] = checkIndex(ctx, p[n], d, axis);
-    } else if (indices.dtype() == DataType::kInt32) {
-      const int32_t* p = indices.data<int32_t>();
-      for (int64_t n = 0; n < N; ++n) pos_[n] = checkIndex(ctx, p[n], d, axis);
-    } else {
-      const std::vector<int64_t> idx = indices.toInt64Vector();
-      for (int64_t n = 0; n < N; ++n) pos_[n] = checkIndex(ctx, idx[n], d, axis);
-    }
+    checker(ctx).normalize(indices, 1, 0, data.shape(), axis, pos_);
     Tensor& out = ctx.output(0);
+    if (out.numel() != outer * N * inner)
+      ctx.fail("output shape " + shapeToString(out.shape()) + " does not match data " + shapeToString(data.shape()) +
+               " gathered by indices " + shapeToString(indices.shape()));
     const int64_t* pos = pos_.data();
     dispatchBytes(
         data.dtype(),
@@ -100,12 +93,16 @@ std::unique_ptr<Kernel> gatherElementsKernel(const KernelInit& init) {
   return makeKernel([axisAttr](KernelContext& ctx) {
     const Tensor& data = ctx.input(0);
     const Tensor& it = ctx.input(1);
-    const auto idx = it.toInt64Vector();
     const int64_t r = static_cast<int64_t>(data.rank());
-    if (static_cast<int64_t>(it.rank()) != r) ctx.fail("indices and data must have the same rank");
+    const auto chk = checker(ctx);
     const int64_t axis = normAxis(ctx, axisAttr, r);
+    chk.elementsShape(0, data.shape(), 1, it.shape(), axis);
+    std::vector<int64_t> idx;
+    chk.normalize(it, 1, 0, data.shape(), axis, idx);
     const auto ds = rowMajorStrides(data.shape());
     Tensor& out = ctx.output(0);
+    if (out.shape() != it.shape())
+      ctx.fail("output shape " + shapeToString(out.shape()) + " differs from indices shape " + shapeToString(it.shape()));
     dispatchBytes(
         data.dtype(),
         [&](auto tag) {
@@ -113,7 +110,7 @@ std::unique_ptr<Kernel> gatherElementsKernel(const KernelInit& init) {
           const T* s = static_cast<const T*>(data.data());
           T* o = static_cast<T*>(out.data());
           forEachAlongAxis(it.shape(), ds, axis, [&](int64_t i, int64_t off) {
-            o[i] = s[off + checkIndex(ctx, idx[i], data.dim(axis), axis) * ds[axis]];
+            o[i] = s[off + idx[i] * ds[axis]];
           });
         },
         ctx.node());
@@ -125,17 +122,21 @@ std::unique_ptr<Kernel> gatherNDKernel(const KernelInit& init) {
   return makeKernel([b](KernelContext& ctx) {
     const Tensor& data = ctx.input(0);
     const Tensor& it = ctx.input(1);
-    const auto idx = it.toInt64Vector();
     const int64_t r = static_cast<int64_t>(data.rank()), q = static_cast<int64_t>(it.rank());
-    if (q < 1 || b >= q || b >= r) ctx.fail("batch_dims must be smaller than the ranks of data and indices");
+    const auto chk = checker(ctx);
+    chk.gatherNDShape(0, data.shape(), 1, it.shape(), b);
+    std::vector<int64_t> idx;
+    chk.normalizeTuples(it, 1, 0, data.shape(), b, idx);
     const int64_t last = it.dim(q - 1);
-    if (b + last > r) ctx.fail("indices last dim " + std::to_string(last) + " is too large for data " + shapeToString(data.shape()));
     const int64_t batches = product(data.shape(), 0, b);
     const int64_t rowsPerBatch = product(it.shape(), b, q - 1);
     const int64_t slice = product(data.shape(), b + last, r);
     const int64_t batchStride = product(data.shape(), b, r);
     const auto ds = rowMajorStrides(data.shape());
     Tensor& out = ctx.output(0);
+    if (out.numel() != batches * rowsPerBatch * slice)
+      ctx.fail("output shape " + shapeToString(out.shape()) + " does not match data " + shapeToString(data.shape()) +
+               " gathered by indices " + shapeToString(it.shape()));
     dispatchBytes(
         data.dtype(),
         [&](auto tag) {
@@ -147,7 +148,7 @@ std::unique_ptr<Kernel> gatherNDKernel(const KernelInit& init) {
               const int64_t ir = bi * rowsPerBatch + row;
               int64_t off = bi * batchStride;
               for (int64_t j = 0; j < last; ++j)
-                off += checkIndex(ctx, idx[ir * last + j], data.dim(b + j), b + j) * ds[b + j];
+                off += idx[ir * last + j] * ds[b + j];
               copyElems(s + off, o + ir * slice, slice);
             }
         },
@@ -198,12 +199,13 @@ std::unique_ptr<Kernel> scatterElementsKernel(const KernelInit& init) {
     const Tensor& data = ctx.input(0);
     const Tensor& it = ctx.input(1);
     const Tensor& upd = ctx.input(2);
-    if (it.shape() != upd.shape())
-      ctx.fail("indices shape " + shapeToString(it.shape()) + " differs from updates shape " + shapeToString(upd.shape()));
-    const auto idx = it.toInt64Vector();
     const int64_t r = static_cast<int64_t>(data.rank());
-    if (static_cast<int64_t>(it.rank()) != r) ctx.fail("indices and data must have the same rank");
+    const auto chk = checker(ctx);
+    chk.sameShape(1, it.shape(), 2, upd.shape());
     const int64_t axis = normAxis(ctx, axisAttr, r);
+    chk.elementsShape(0, data.shape(), 1, it.shape(), axis);
+    std::vector<int64_t> idx;  // every index checked before the first write
+    chk.normalize(it, 1, 0, data.shape(), axis, idx);
     const auto ds = rowMajorStrides(data.shape());
     Tensor& out = ctx.output(0);
     out.copyFrom(data);
@@ -212,7 +214,7 @@ std::unique_ptr<Kernel> scatterElementsKernel(const KernelInit& init) {
       const T* u = static_cast<const T*>(upd.data());
       T* o = static_cast<T*>(out.data());
       forEachAlongAxis(it.shape(), ds, axis, [&](int64_t i, int64_t off) {
-        combine(o[off + checkIndex(ctx, idx[i], data.dim(axis), axis) * ds[axis]], u[i]);
+        combine(o[off + idx[i] * ds[axis]], u[i]);
       });
     });
   });
@@ -224,15 +226,13 @@ std::unique_ptr<Kernel> scatterNDKernel(const KernelInit& init) {
     const Tensor& data = ctx.input(0);
     const Tensor& it = ctx.input(1);
     const Tensor& upd = ctx.input(2);
-    const auto idx = it.toInt64Vector();
     const int64_t r = static_cast<int64_t>(data.rank()), q = static_cast<int64_t>(it.rank());
-    if (q < 1) ctx.fail("indices must have rank >= 1");
+    const auto chk = checker(ctx);
+    chk.scatterNDShape(0, data.shape(), 1, it.shape(), 2, upd.shape());
+    std::vector<int64_t> idx;  // every index tuple checked before the first write
+    chk.normalizeTuples(it, 1, 0, data.shape(), 0, idx);
     const int64_t last = it.dim(q - 1);
-    if (last > r) ctx.fail("indices last dim " + std::to_string(last) + " exceeds data rank " + std::to_string(r));
     const int64_t rows = product(it.shape(), 0, q - 1), slice = product(data.shape(), last, r);
-    if (upd.numel() != rows * slice)
-      ctx.fail("updates shape " + shapeToString(upd.shape()) + " does not match indices " + shapeToString(it.shape()) +
-               " and data " + shapeToString(data.shape()));
     const auto ds = rowMajorStrides(data.shape());
     Tensor& out = ctx.output(0);
     out.copyFrom(data);
@@ -242,7 +242,7 @@ std::unique_ptr<Kernel> scatterNDKernel(const KernelInit& init) {
       T* o = static_cast<T*>(out.data());
       for (int64_t row = 0; row < rows; ++row) {
         int64_t off = 0;
-        for (int64_t j = 0; j < last; ++j) off += checkIndex(ctx, idx[row * last + j], data.dim(j), j) * ds[j];
+        for (int64_t j = 0; j < last; ++j) off += idx[row * last + j] * ds[j];
         for (int64_t e = 0; e < slice; ++e) combine(o[off + e], u[row * slice + e]);
       }
     });
@@ -320,7 +320,7 @@ void register_tensor_gather(Registry& r) {
   addVersions(r, "GatherND", {11, 12, 13}, shape::inferGatherND, gatherNDKernel, all);
   addVersions(r, "Scatter", {9, 11}, shape::inferScatter, scatterElementsKernel, all);
   addVersions(r, "ScatterElements", {11, 13, 16, 18}, shape::inferScatter, scatterElementsKernel, all);
-  addVersions(r, "ScatterND", {11, 13, 16, 18}, shape::inferScatter, scatterNDKernel, all);
+  addVersions(r, "ScatterND", {11, 13, 16, 18}, shape::inferScatterND, scatterNDKernel, all);
   addVersions(r, "OneHot", {9, 11}, shape::inferOneHot, oneHotKernel, all);
   addVersions(r, "NonZero", {9, 13}, shape::inferNonZero, nonZeroKernel, numericTypes());
 }

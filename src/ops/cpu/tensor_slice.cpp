@@ -4,6 +4,7 @@
 // (allocateOutput checks them against the planned ones).
 #include <algorithm>
 
+#include "graph/checked_math.h"
 #include "ops/cpu/tensor_common.h"
 #include "shape/tensor.h"
 
@@ -62,8 +63,10 @@ std::unique_ptr<Kernel> tileKernel(const KernelInit& init) {
     const auto is = rowMajorStrides(in.shape());
     std::vector<int64_t> shape(r), view, ss;
     for (int64_t k = 0; k < r; ++k) {
-      if (reps[k] < 0) ctx.fail("repeats must be non-negative");
-      shape[k] = in.dim(k) * reps[k];
+      if (reps[k] < 0) ctx.fail("repeats must be non-negative, got " + shapeToString(reps));
+      if (!checkedMul(in.dim(k), reps[k], &shape[k]))
+        ctx.fail("repeats " + shapeToString(reps) + " on input 0 ('" + ctx.node().inputs[0] + "') with shape " +
+                 shapeToString(in.shape()) + " overflow int64 in dim " + std::to_string(k));
       view.push_back(reps[k]);
       ss.push_back(0);
       view.push_back(in.dim(k));
@@ -137,8 +140,11 @@ std::unique_ptr<Kernel> padKernel(const KernelInit& init) {
     for (size_t j = 0; j < n; ++j) {
       if (axes[j] < 0 || axes[j] >= r) ctx.fail("pad axis is out of range");
       begin[axes[j]] = pads[j];
-      shape[axes[j]] += pads[j] + pads[j + n];
-      if (shape[axes[j]] < 0) ctx.fail("pads make the output shape negative");
+      int64_t& d = shape[axes[j]];
+      if (!checkedAdd(d, pads[j], &d) || !checkedAdd(d, pads[j + n], &d))
+        ctx.fail("pads " + shapeToString(pads) + " on input 0 ('" + ctx.node().inputs[0] + "') with shape " +
+                 shapeToString(in.shape()) + " overflow int64");
+      if (d < 0) ctx.fail("pads make the output shape negative");
     }
     // Per-axis maps from output index to input index (-1: constant).
     std::vector<std::vector<int64_t>> maps(r);
@@ -193,22 +199,28 @@ std::unique_ptr<Kernel> padKernel(const KernelInit& init) {
 std::unique_ptr<Kernel> blockKernel(const KernelInit& init, bool toSpace) {
   const int64_t b = init.node.attrInt("blocksize", 0);
   const bool crd = toSpace && init.opset >= 11 && init.node.attrString("mode", "DCR") == "CRD";
-  if (b <= 0) init.fail("blocksize must be positive");
+  if (b <= 0) init.fail("blocksize must be positive, got " + std::to_string(b));
+  int64_t bb;
+  if (!checkedMul(b, b, &bb)) init.fail("blocksize " + std::to_string(b) + " is too large: blocksize^2 overflows int64");
   return makeKernel([=](KernelContext& ctx) {
     const Tensor& in = ctx.input(0);
     if (in.rank() != 4) ctx.fail("input must be 4-d, got " + shapeToString(in.shape()));
     const int64_t N = in.dim(0), C = in.dim(1), H = in.dim(2), W = in.dim(3);
     std::vector<int64_t> view, ss, outShape;
+    int64_t Hb, Wb, Cbb;
+    if (toSpace ? !checkedMul(H, b, &Hb) || !checkedMul(W, b, &Wb) : !checkedMul(C, bb, &Cbb))
+      ctx.fail("input 0 ('" + ctx.node().inputs[0] + "') with shape " + shapeToString(in.shape()) + " and blocksize " +
+               std::to_string(b) + " give an output dim that overflows int64");
     if (toSpace) {
-      if (C % (b * b)) ctx.fail("channels " + std::to_string(C) + " are not divisible by blocksize^2");
-      const int64_t c = C / (b * b);
-      outShape = {N, c, H * b, W * b};
+      if (C % bb) ctx.fail("channels " + std::to_string(C) + " are not divisible by blocksize^2");
+      const int64_t c = C / bb;
+      outShape = {N, c, Hb, Wb};
       view = {N, c, H, b, W, b};  // output order
       if (crd) ss = {C * H * W, b * b * H * W, W, b * H * W, 1, H * W};
       else ss = {C * H * W, H * W, W, b * c * H * W, 1, c * H * W};
     } else {
       if (H % b || W % b) ctx.fail("spatial dims of " + shapeToString(in.shape()) + " are not divisible by blocksize");
-      outShape = {N, C * b * b, H / b, W / b};
+      outShape = {N, Cbb, H / b, W / b};
       view = {N, b, b, C, H / b, W / b};
       ss = {C * H * W, W, 1, H * W, b * W, b};
     }
