@@ -69,6 +69,13 @@ struct Node {
   std::vector<std::string> inputs;   // "" marks an absent optional input
   std::vector<std::string> outputs;  // "" marks an unused optional output
   std::vector<Attribute> attributes;
+  // Per input, the ONNX schema's type parameter it is bound to, as a group
+  // number (inputs of one group share one dtype: Gemm's A, B and C are all
+  // "T"); -1 for an input of a fixed or unconstrained type. Set by the
+  // parser from the op's schema; empty when unknown (a node a pass made, an
+  // op the schemas lack). The planner refuses a node whose inputs break a
+  // group, so no kernel reads one input's memory as another's type.
+  std::vector<int8_t> inputTypeGroups;
 
   const Attribute* attr(const std::string& name) const;
   bool hasAttr(const std::string& name) const { return attr(name) != nullptr; }

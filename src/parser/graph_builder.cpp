@@ -6,7 +6,10 @@
 // a name a subgraph reads but does not declare is looked up in the enclosing
 // graphs and recorded in the subgraph's outerScopeInputs (and in those of the
 // graphs in between, which read it implicitly through their nodes).
+#include <algorithm>
 #include <unordered_map>
+
+#include <onnx/defs/schema.h>
 
 #include "parser/onnx_parser.h"
 
@@ -51,6 +54,42 @@ std::string nodeDesc(const std::string& name, const std::string& opType) {
 }
 
 }  // namespace
+
+// Node::inputTypeGroups from the op's ONNX schema (the newest version not
+// above the model's opset for its domain that the ONNX library knows): each
+// input bound to a type parameter ("T") gets that parameter's group number.
+// Only grouping is taken from the schema, not the allowed types: the
+// library's schemas can be older than the model's opset, and later versions
+// widened types but kept which inputs share one.
+void annotateTypeGroups(Node& n, const LoadContext& ctx) {
+  const auto opset = ctx.opsets.find(n.domain);
+  if (opset == ctx.opsets.end() || n.inputs.empty()) return;
+  const onnx::OpSchema* schema =
+      onnx::OpSchemaRegistry::Schema(n.opType, static_cast<int>(std::min<int64_t>(opset->second, 1 << 20)), n.domain);
+  if (!schema || schema->inputs().empty()) return;
+  const auto& formals = schema->inputs();
+  std::vector<std::string> params;  // group number -> type parameter name
+  std::vector<int8_t> groups(n.inputs.size(), -1);
+  bool grouped = false;
+  for (size_t i = 0; i < n.inputs.size(); ++i) {
+    const onnx::OpSchema::FormalParameter* f = i < formals.size() ? &formals[i] : nullptr;
+    if (!f && formals.back().GetOption() == onnx::OpSchema::Variadic) f = &formals.back();
+    if (!f) break;
+    if (f->GetOption() == onnx::OpSchema::Variadic && !f->GetIsHomogeneous()) continue;
+    const std::string& t = f->GetTypeStr();
+    bool isParam = false;
+    for (const auto& c : schema->typeConstraintParams()) isParam = isParam || c.type_param_str == t;
+    if (!isParam) continue;
+    auto it = std::find(params.begin(), params.end(), t);
+    if (it == params.end()) {
+      if (params.size() >= 127) break;
+      it = params.insert(params.end(), t);
+    }
+    groups[i] = static_cast<int8_t>(it - params.begin());
+    grouped = true;
+  }
+  if (grouped) n.inputTypeGroups = std::move(groups);
+}
 
 void buildGraph(onnx::GraphProto& gp, ir::Graph& g, LoadContext& ctx, Scope* parent, const std::string& where) {
   Scope scope;
@@ -143,6 +182,7 @@ void buildGraph(onnx::GraphProto& gp, ir::Graph& g, LoadContext& ctx, Scope* par
       n.attributes.push_back(convertAttribute(ap, ctx, scope, desc + ": "));
     }
     if (n.opType == "Constant" && n.domain.empty()) normalizeConstant(n, ctx, where);
+    annotateTypeGroups(n, ctx);
     np.Clear();
     g.nodes.push_back(std::move(n));
   }

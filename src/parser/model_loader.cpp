@@ -69,6 +69,7 @@ ir::Graph loadModel(const void* data, size_t size, LoadContext& ctx) {
   g.docString = model.doc_string();
   g.opsetImports = readOpsets(model, ctx);
   parser::inlineFunctions(model, g.opsetImports, ctx);
+  ctx.opsets = g.opsetImports;
   auto def = g.opsetImports.find("");
   if (def != g.opsetImports.end() && def->second > kKnownDefaultOpset)
     spdlog::warn("{}: default-domain opset {} is newer than the newest known ({}); newer ops may be missing",

@@ -5,6 +5,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_set>
 
@@ -21,6 +22,7 @@ struct LoadContext {
   int64_t nextSymbol = 0;
   int64_t irVersion = 0;
   bool ownMapping = false;  // the bytes are our private read-only file mapping (parseMessage may drop its pages)
+  std::map<std::string, int64_t> opsets;  // the model's opset imports (domain "" = ai.onnx), for schema lookups
 
   std::string freshSymbol() { return "unk__input_" + std::to_string(nextSymbol++); }
 };

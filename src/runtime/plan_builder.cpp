@@ -30,6 +30,35 @@ void checkInputType(const OpDef& def, const Node& node, const Plan& plan, const 
                                             "; the kernel takes " + list);
 }
 
+// Inputs the op's schema binds to one type parameter (Node::inputTypeGroups:
+// Gemm's A, B and C; Concat's inputs) must share one dtype: a kernel reads
+// them all as the first one's type.
+void checkTypeGroups(const Node& node, const Plan& plan, const std::vector<int>& in) {
+  const std::vector<int8_t>& groups = node.inputTypeGroups;
+  if (groups.empty()) return;
+  std::vector<int> first;  // group -> the first input seen in it
+  const size_t n = std::min({groups.size(), node.inputs.size(), in.size()});
+  for (size_t i = 0; i < n; ++i) {
+    const int g = groups[i];
+    if (g < 0 || in[i] < 0) continue;
+    const ValueInfo& t = plan.slots[in[i]].type;
+    if (t.kind != ValueKind::kTensor || t.dtype == DataType::kUndefined) continue;
+    if (first.size() <= static_cast<size_t>(g)) first.resize(static_cast<size_t>(g) + 1, -1);
+    int& f = first[static_cast<size_t>(g)];
+    if (f < 0) {
+      f = static_cast<int>(i);
+      continue;
+    }
+    const DataType want = plan.slots[in[static_cast<size_t>(f)]].type.dtype;
+    if (t.dtype != want)
+      throw Error(ErrorCode::kTypeMismatch,
+                  node.describe() + ": input " + std::to_string(i) + " '" + node.inputs[i] + "' is " +
+                      dataTypeName(t.dtype) + " but input " + std::to_string(f) + " '" +
+                      node.inputs[static_cast<size_t>(f)] + "' is " + dataTypeName(want) +
+                      "; the op's schema gives them one type");
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, const std::vector<std::string>& fetch) {
@@ -122,6 +151,7 @@ std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, co
     for (const auto& i : node.inputs) bindInput(i);
     for (const auto& i : implicitInputs(node)) bindInput(i);
     checkInputType(*step.def, node, *plan, step.in);
+    checkTypeGroups(node, *plan, step.in);
     step.view = step.def->viewOfInput >= 0;
     for (const auto& o : node.outputs) {
       if (o.empty()) {

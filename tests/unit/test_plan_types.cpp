@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "api/builtin_registry.h"
+#include "loader_test_util.h"
 #include "graph_builders.h"
 #include "ir_util.h"
 #include "oinfer/oinfer.h"
@@ -62,6 +63,120 @@ TEST(PlanTypes, EveryRegistryEntryNamesAValidTypedInput) {
     if (!d->types.empty()) ++checked;
   }
   EXPECT_GT(checked, 150) << "most ops declare the dtypes their CPU kernel takes";
+}
+
+}  // namespace
+
+// ---- type groups from the ONNX schema (Node::inputTypeGroups) ----------------
+
+namespace {
+
+using loader_test::D;
+
+// x float32 [2, 3] and an initializer `w` of dtype `wType` feeding `op`
+// (inputs x, w[, extra]), one output.
+onnx::ModelProto twoInputModel(const std::string& op, int wType, const std::vector<int64_t>& wDims, int opset = 13,
+                               bool third = false) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  auto* os = m.add_opset_import();
+  os->set_domain("");
+  os->set_version(opset);
+  auto* g = m.mutable_graph();
+  g->set_name("g");
+  loader_test::vi(g->mutable_input(), "x", onnx::TensorProto::FLOAT, {D(2), D(3)});
+  auto* w = g->add_initializer();
+  w->set_name("w");
+  w->set_data_type(wType);
+  int64_t n = 1;
+  for (int64_t d : wDims) {
+    w->add_dims(d);
+    n *= d;
+  }
+  const size_t elem = wType == onnx::TensorProto::INT64 ? 8 : 4;
+  w->set_raw_data(std::string(static_cast<size_t>(n) * elem, '\0'));
+  std::vector<std::string> ins = {"x", "w"};
+  if (third) ins.push_back("x");
+  loader_test::node(g, op, ins, {"y"}, "the_" + op);
+  auto* y = g->add_output();
+  y->set_name("y");
+  y->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  return m;
+}
+
+std::string runError(const onnx::ModelProto& m) {
+  try {
+    Session s(loader_test::loadModel(m));
+    Tensor x(DataType::kFloat, {2, 3});
+    s.run({{"x", x}});
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kTypeMismatch) << e.what();
+    return e.what();
+  }
+  return "";
+}
+
+TEST(PlanTypes, GemmBiasOfAnotherTypeIsRefused) {
+  // C int64 beside float A and B: it was read as float (issue 23).
+  onnx::ModelProto m = twoInputModel("Gemm", onnx::TensorProto::FLOAT, {3, 4});
+  auto* c = m.mutable_graph()->add_initializer();
+  c->set_name("c");
+  c->set_data_type(onnx::TensorProto::INT64);
+  c->add_dims(4);
+  c->set_raw_data(std::string(32, '\0'));
+  m.mutable_graph()->mutable_node(0)->add_input("c");
+  EXPECT_EQ(runError(m),
+            "node 'the_Gemm' (Gemm): input 2 'c' is int64 but input 0 'x' is float32; the op's schema gives them one "
+            "type");
+}
+
+TEST(PlanTypes, MatMulOperandsOfTwoTypesAreRefused) {
+  EXPECT_EQ(runError(twoInputModel("MatMul", onnx::TensorProto::INT32, {3, 4})),
+            "node 'the_MatMul' (MatMul): input 1 'w' is int32 but input 0 'x' is float32; the op's schema gives them "
+            "one type");
+}
+
+TEST(PlanTypes, VariadicInputsShareTheirType) {
+  // Sum's inputs are one variadic "T": every one, the third too, is in group 0.
+  onnx::ModelProto m = twoInputModel("Sum", onnx::TensorProto::INT32, {2, 3}, 13, true);
+  const ir::Graph g = loader_test::load(m);
+  ASSERT_EQ(g.nodes.size(), 1u);
+  EXPECT_EQ(g.nodes[0].inputTypeGroups, (std::vector<int8_t>{0, 0, 0}));
+  // (Sum's shape function refuses the mix first, with its own message.)
+  EXPECT_NE(runError(m).find("is int32"), std::string::npos);
+}
+
+TEST(PlanTypes, InputsOfSeparateTypeParametersMayDiffer) {
+  // Reshape's shape is int64 while data is float; Pow's exponent (T1) may be
+  // int32 under a float base (T). Both run.
+  {
+    onnx::ModelProto m = twoInputModel("Reshape", onnx::TensorProto::INT64, {1});
+    auto* w = m.mutable_graph()->mutable_initializer(0);
+    int64_t six = 6;
+    w->set_raw_data(std::string(reinterpret_cast<const char*>(&six), 8));
+    Session s(loader_test::loadModel(m));
+    std::vector<Tensor> out = s.run({{"x", Tensor(DataType::kFloat, {2, 3})}});
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].shape(), (std::vector<int64_t>{6}));
+  }
+  {
+    onnx::ModelProto m = twoInputModel("Pow", onnx::TensorProto::INT32, {2, 3});
+    Session s(loader_test::loadModel(m));
+    Tensor x(DataType::kFloat, {2, 3});
+    for (int i = 0; i < 6; ++i) x.data<float>()[i] = 1.5f + i;
+    std::vector<Tensor> out = s.run({{"x", x}});
+    ASSERT_EQ(out.size(), 1u);
+    for (int i = 0; i < 6; ++i) EXPECT_FLOAT_EQ(out[0].data<float>()[i], 1.f) << i;  // x ^ 0
+  }
+}
+
+TEST(PlanTypes, TheParserRecordsTheSchemaGroups) {
+  onnx::ModelProto m = twoInputModel("Gemm", onnx::TensorProto::FLOAT, {3, 4});
+  const ir::Graph g = loader_test::load(m);
+  ASSERT_EQ(g.nodes.size(), 1u);
+  EXPECT_EQ(g.nodes[0].inputTypeGroups, (std::vector<int8_t>{0, 0}));
+  const ir::Graph r = loader_test::load(twoInputModel("Reshape", onnx::TensorProto::INT64, {1}));
+  EXPECT_EQ(r.nodes[0].inputTypeGroups, (std::vector<int8_t>{0, -1}));
 }
 
 }  // namespace
