@@ -244,9 +244,10 @@ OINFER_C_EXPORT void oinfer_session_free(oinfer_session* session);
  *
  * An unknown or missing input, or an input of the wrong dtype or shape, is
  * OINFER_INVALID_ARGUMENT with a message naming the input and what the model
- * expects; an unknown output name likewise. On failure no tensor is created
- * (NULL entries of outputs stay NULL) but a caller's tensor may have been
- * partly written. */
+ * expects; an unknown output name likewise. On failure nothing is created
+ * (NULL entries of outputs stay NULL) and the caller's output tensors keep
+ * their contents. A caller's output tensor must not be used by another call
+ * while this one runs. */
 OINFER_C_EXPORT oinfer_status oinfer_session_run(oinfer_session* session, const char* const* input_names,
                                                  const oinfer_tensor* const* inputs, size_t num_inputs,
                                                  const char* const* output_names, size_t num_outputs,
@@ -277,7 +278,7 @@ OINFER_C_EXPORT void oinfer_tensor_free(oinfer_tensor* tensor);
 
 OINFER_C_EXPORT oinfer_status oinfer_tensor_dtype(const oinfer_tensor* tensor, oinfer_dtype* dtype);
 /* The shape: *rank dims at *dims (owned by the tensor, valid until it is
- * freed or written by oinfer_session_run; NULL when the rank is 0). */
+ * freed; NULL when the rank is 0). */
 OINFER_C_EXPORT oinfer_status oinfer_tensor_shape(const oinfer_tensor* tensor, const int64_t** dims,
                                                   size_t* rank);
 /* Number of elements (the product of the dims; 1 for a scalar). */
@@ -287,7 +288,7 @@ OINFER_C_EXPORT oinfer_status oinfer_tensor_element_count(const oinfer_tensor* t
  * buffer between runs. A STRING tensor is OINFER_INVALID_ARGUMENT (use
  * oinfer_tensor_string). */
 OINFER_C_EXPORT oinfer_status oinfer_tensor_data(oinfer_tensor* tensor, void** data);
-/* The size of that buffer in bytes. */
+/* The size of that buffer in bytes (0 for a STRING tensor). */
 OINFER_C_EXPORT oinfer_status oinfer_tensor_byte_size(const oinfer_tensor* tensor, size_t* byte_size);
 /* Element `index` (row-major) of a STRING tensor: *str points at its bytes
  * (owned by the tensor, NUL-terminated, but may hold NULs: *length counts them). */
