@@ -124,10 +124,7 @@ int main(int argc, char** argv) {
              "input"))
     goto done;
   /* output_names NULL: every graph output (one here), a new tensor we own. */
-  if (failed(oinfer_session_run(session, &input_name, (const oinfer_tensor* const*)&pixels, 1, NULL, 1,
-                                &probabilities),
-             "run"))
-    goto done;
+  if (failed(oinfer_session_run(session, &input_name, &pixels, 1, NULL, 1, &probabilities), "run")) goto done;
   if (failed(oinfer_tensor_data(probabilities, &out), "output")) goto done;
   { /* float32 [1, 10] */
     const float* p = (const float*)out;

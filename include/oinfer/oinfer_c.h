@@ -225,8 +225,10 @@ OINFER_C_EXPORT void oinfer_session_free(oinfer_session* session);
  * its own inputs and outputs).
  *
  *   input_names[i], inputs[i]   for i < num_inputs: every model input, by
- *                               name, in any order. The tensors are read,
- *                               not kept (the caller still owns and frees them).
+ *                               name, in any order. The tensors are only
+ *                               read (the array is not const so that a C
+ *                               oinfer_tensor* array passes without a cast),
+ *                               and not kept: the caller still owns them.
  *   output_names[i]             for i < num_outputs: what to fetch, by name:
  *                               graph outputs or intermediate values. NULL:
  *                               every graph output, in model order
@@ -249,7 +251,7 @@ OINFER_C_EXPORT void oinfer_session_free(oinfer_session* session);
  * their contents. A caller's output tensor must not be used by another call
  * while this one runs. */
 OINFER_C_EXPORT oinfer_status oinfer_session_run(oinfer_session* session, const char* const* input_names,
-                                                 const oinfer_tensor* const* inputs, size_t num_inputs,
+                                                 oinfer_tensor* const* inputs, size_t num_inputs,
                                                  const char* const* output_names, size_t num_outputs,
                                                  oinfer_tensor** outputs);
 

@@ -397,7 +397,7 @@ oinfer_status oinfer_session_create(const oinfer_model* model, const oinfer_sess
 void oinfer_session_free(oinfer_session* session) { delete session; }
 
 oinfer_status oinfer_session_run(oinfer_session* session, const char* const* input_names,
-                                 const oinfer_tensor* const* inputs, size_t num_inputs,
+                                 oinfer_tensor* const* inputs, size_t num_inputs,
                                  const char* const* output_names, size_t num_outputs, oinfer_tensor** outputs) {
   return guard("oinfer_session_run", [&] {
     require(session, "session");

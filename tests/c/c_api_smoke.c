@@ -34,14 +34,14 @@ int main(int argc, char** argv) {
   ok = ok && check(oinfer_model_load(argv[1], &model), OINFER_OK, "load");
   ok = ok && check(oinfer_session_create(model, NULL, &session), OINFER_OK, "session");
   ok = ok && check(oinfer_tensor_create(OINFER_DTYPE_FLOAT32, shape, 2, &input), OINFER_OK, "tensor");
-  ok = ok && check(oinfer_session_run(session, &input_name, (const oinfer_tensor* const*)&input, 1, NULL, 1, &output),
+  ok = ok && check(oinfer_session_run(session, &input_name, &input, 1, NULL, 1, &output),
                    OINFER_OK, "run");
   ok = ok && check(oinfer_tensor_element_count(output, &count), OINFER_OK, "count");
   if (ok && count != 10) {
     fprintf(stderr, "expected 10 probabilities, got %lld\n", (long long)count);
     ok = 0;
   }
-  ok = ok && check(oinfer_session_run(session, &bad_name, (const oinfer_tensor* const*)&input, 1, NULL, 1, &output),
+  ok = ok && check(oinfer_session_run(session, &bad_name, &input, 1, NULL, 1, &output),
                    OINFER_INVALID_ARGUMENT, "run with an unknown input");
   if (ok && strstr(oinfer_last_error_message(), "no_such_input") == NULL) {
     fprintf(stderr, "the message does not name the input: %s\n", oinfer_last_error_message());

@@ -306,7 +306,7 @@ TEST(CApi, RunErrorsNameTheCulprit) {
 
   const char* inName = "pixels";
   const char* const twice[2] = {"pixels", "pixels"};
-  const oinfer_tensor* twoInputs[2] = {in, in};
+  oinfer_tensor* const twoInputs[2] = {in, in};
   expectError(oinfer_session_run(d.session, twice, twoInputs, 2, nullptr, 1, &out), OINFER_INVALID_ARGUMENT,
               {"'pixels' is given twice"});
 
@@ -347,7 +347,7 @@ TEST(CApi, RunErrorsNameTheCulprit) {
               {"inputs is NULL"});
   expectError(oinfer_session_run(d.session, &inName, &in, 1, nullptr, 1, nullptr), OINFER_INVALID_ARGUMENT,
               {"outputs is NULL"});
-  const oinfer_tensor* nullTensor = nullptr;
+  oinfer_tensor* nullTensor = nullptr;
   expectError(oinfer_session_run(d.session, &inName, &nullTensor, 1, nullptr, 1, &out), OINFER_INVALID_ARGUMENT,
               {"inputs[0] ('pixels') is NULL"});
   const char* nullName = nullptr;
