@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <initializer_list>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -82,6 +83,17 @@ class GraphIndex {
 };
 
 inline bool isOp(const Node& n, const char* op) { return n.opType == op && n.domain.empty(); }
+
+// Whether any node is one of `ops` in the default domain (or, with `domain`,
+// in that one). A pass first asks this of the op its pattern starts from, so
+// that a graph without one costs a scan of op names, not a GraphIndex.
+inline bool anyOp(const ir::Graph& g, std::initializer_list<const char*> ops, const std::string& domain = "") {
+  for (const Node& n : g.nodes)
+    if (n.domain == domain)
+      for (const char* op : ops)
+        if (n.opType == op) return true;
+  return false;
+}
 
 // The single reader of `v` (one reader, not a graph output), optionally only
 // when it is `op` in the default domain; else -1.
@@ -264,7 +276,9 @@ inline void useInternalDomain(ir::Graph& g) {
 // its inputs); the head's is dropped. Returns the number of fused pairs.
 template <class Head, class Pair>
 int fusePairs(ir::Graph& g, const PassContext& ctx, Head head, Pair pair, const char* readerOp = nullptr) {
-  if (!ctx.ensureShapes(g)) return 0;
+  bool anyHead = false;
+  for (const Node& n : g.nodes) anyHead = anyHead || head(n);
+  if (!anyHead || !ctx.ensureShapes(g)) return 0;
   const GraphIndex idx(g);
   std::vector<bool> drop(g.nodes.size(), false);
   int fused = 0;
