@@ -18,6 +18,8 @@
 #include "oinfer/error.h"
 #include "oinfer/graph.h"
 #include "oinfer/session.h"
+#include "parser/loader.h"
+#include "parser/onnx_parser.h"
 
 namespace oinfer {
 namespace {
@@ -103,6 +105,64 @@ TEST(GraphScaling, FanOutIntoConcatIsNearLinear) {
   report("fan-out", 50000, tl);
   EXPECT_LT(tl.total(), 20.0);
   EXPECT_LE(tl.total(), 12.0 * ts.total());
+}
+
+}  // namespace
+}  // namespace oinfer
+
+namespace oinfer {
+namespace {
+
+std::string loadError(const std::string& bytes, const parser::LoadLimits& limits = {}) {
+  try {
+    parser::loadModelBuffer(bytes.data(), bytes.size(), "", limits);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+// Up to the limit the model loads and runs (each If takes its then-branch).
+TEST(GraphNesting, IfsNestedToTheLimitRun) {
+  const std::string bytes = test::nestedIfModel(parser::kMaxGraphNesting);
+  Session s(Graph::loadFromBuffer(bytes.data(), bytes.size()));
+  Tensor c(DataType::kBool, {});
+  *c.data<bool>() = true;
+  auto outs = s.run({{"x", row(2.f)}, {"c", c}});
+  EXPECT_EQ(outs[0].data<float>()[1], 1.f);
+}
+
+// Past it, by one level (the parser reads it; the loader's check refuses)
+// and by far (the protobuf parser refuses; the wire format says why), the
+// message names the depth and the limit, not a corrupt file.
+TEST(GraphNesting, DeeperIsRefusedNamingTheLimit) {
+  const std::string limit = std::to_string(parser::kMaxGraphNesting);
+  for (int depth : {parser::kMaxGraphNesting + 1, 200, 3000}) {
+    const std::string bytes = test::nestedIfModel(depth);
+    const std::string msg = loadError(bytes);
+    EXPECT_NE(msg.find("subgraphs are nested " + std::to_string(depth) + " deep"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("the limit is " + limit), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("corrupt"), std::string::npos) << msg;
+    EXPECT_EQ(parser::subgraphNesting(bytes.data(), bytes.size()), depth);
+  }
+  // A lower limit (for the loader's callers and tests) is kept too.
+  const std::string msg = loadError(test::nestedIfModel(3), {.maxGraphNesting = 2});
+  EXPECT_NE(msg.find("subgraphs are nested 3 deep (If / Loop / Scan bodies inside each other); the limit is 2"),
+            std::string::npos) << msg;
+  // Corrupt bytes are still reported as such.
+  std::string cut = test::nestedIfModel(3);
+  cut.resize(cut.size() / 2);
+  EXPECT_NE(loadError(cut).find("corrupt, truncated"), std::string::npos);
+}
+
+TEST(GraphNesting, NodeCountLimitIsNamed) {
+  const std::string msg = loadError(test::chainModel(1000), {.maxNodes = 999});
+  EXPECT_NE(msg.find("the model has more than 999 nodes (1000 counted so far, subgraphs included); the limit is 999"),
+            std::string::npos) << msg;
+  EXPECT_EQ(loadError(test::chainModel(1000), {.maxNodes = 1000}), "<no error>");
+  // Subgraph nodes count: 3 Ifs, 3 else-branch Negs, one Identity.
+  EXPECT_NE(loadError(test::nestedIfModel(3), {.maxNodes = 6}).find("more than 6 nodes"), std::string::npos);
+  EXPECT_EQ(loadError(test::nestedIfModel(3), {.maxNodes = 7}), "<no error>");
 }
 
 }  // namespace
