@@ -134,4 +134,62 @@ inline std::string nestedIfModel(int depth) {
   return m.SerializeAsString();
 }
 
+// `depth` Loops nested in each other's bodies, each running `trips` times
+// (an outer-scope int64 `m`) with a loop-carried [1, 4] float; the innermost
+// body applies Relu. y = Relu(x).
+inline std::string nestedLoopModel(int depth) {
+  onnx::ModelProto m = emptyModel();
+  auto* g = m.mutable_graph();
+  g->set_name("loops");
+  addTensorValue(g->add_input(), "x", {1, 4});
+  auto* trips = g->add_input();
+  trips->set_name("m");
+  trips->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
+  trips->mutable_type()->mutable_tensor_type()->mutable_shape();
+  addTensorValue(g->add_output(), "y", {1, 4});
+  onnx::GraphProto* cur = g;
+  std::string in = "x", out = "y";
+  for (int d = 0; d < depth; ++d) {
+    const std::string s = std::to_string(d);
+    auto* loop = cur->add_node();
+    loop->set_op_type("Loop");
+    loop->set_name("loop" + s);
+    loop->add_input("m");
+    loop->add_input("");
+    loop->add_input(in);
+    loop->add_output(out);
+    auto* body = loop->add_attribute();
+    body->set_name("body");
+    body->set_type(onnx::AttributeProto::GRAPH);
+    auto* b = body->mutable_g();
+    b->set_name("body" + s);
+    auto* it = b->add_input();
+    it->set_name("i" + s);
+    it->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
+    it->mutable_type()->mutable_tensor_type()->mutable_shape();
+    auto* c = b->add_input();
+    c->set_name("c" + s);
+    c->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::BOOL);
+    c->mutable_type()->mutable_tensor_type()->mutable_shape();
+    addTensorValue(b->add_input(), "v" + s, {1, 4});
+    auto* co = b->add_output();
+    co->set_name("co" + s);
+    co->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::BOOL);
+    co->mutable_type()->mutable_tensor_type()->mutable_shape();
+    addTensorValue(b->add_output(), "w" + s, {1, 4});
+    auto* id = b->add_node();
+    id->set_op_type("Identity");
+    id->add_input("c" + s);
+    id->add_output("co" + s);
+    cur = b;
+    in = "v" + s;
+    out = "w" + s;
+  }
+  auto* relu = cur->add_node();
+  relu->set_op_type("Relu");
+  relu->add_input(in);
+  relu->add_output(out);
+  return m.SerializeAsString();
+}
+
 }  // namespace oinfer::test

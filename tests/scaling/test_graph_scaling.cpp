@@ -146,6 +146,22 @@ TEST(GraphNesting, IfsNestedToTheLimitRun) {
   EXPECT_EQ(outs[0].data<float>()[1], 1.f);
 }
 
+// Loops likewise, each body running once: shape inference and planning
+// visit each body once per level, not once per path (issue 23's "deeply
+// nested Loops" never finished), so 64 levels take milliseconds.
+TEST(GraphNesting, LoopsNestedToTheLimitRun) {
+  const std::string bytes = test::nestedLoopModel(parser::kMaxGraphNesting);
+  Session s(Graph::loadFromBuffer(bytes.data(), bytes.size()));
+  Tensor m(DataType::kInt64, {});
+  *m.data<int64_t>() = 1;
+  auto outs = s.run({{"x", row(2.f)}, {"m", m}});
+  ASSERT_EQ(outs.size(), 1u);
+  const float want[4] = {2.f, 1.f, 0.f, 0.f};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(outs[0].data<float>()[i], want[i]);
+  const std::string deeper = test::nestedLoopModel(parser::kMaxGraphNesting + 1);
+  EXPECT_NE(loadError(deeper).find("the limit is " + std::to_string(parser::kMaxGraphNesting)), std::string::npos);
+}
+
 // Past it, by one level (the parser reads it; the loader's check refuses)
 // and by far (the protobuf parser refuses; the wire format says why), the
 // message names the depth and the limit, not a corrupt file.
