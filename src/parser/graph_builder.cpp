@@ -94,7 +94,16 @@ void annotateTypeGroups(Node& n, const LoadContext& ctx) {
 void buildGraph(onnx::GraphProto& gp, ir::Graph& g, LoadContext& ctx, Scope* parent, const std::string& where) {
   Scope scope;
   scope.parent = parent;
+  scope.depth = parent ? parent->depth + 1 : 0;
   scope.graph = &g;
+  if (scope.depth > ctx.maxGraphNesting)
+    fail(ctx, "subgraphs are nested " + std::to_string(scope.depth) +
+                  " deep (If / Loop / Scan bodies inside each other); the limit is " +
+                  std::to_string(ctx.maxGraphNesting));
+  ctx.nodes += gp.node_size();
+  if (ctx.nodes > ctx.maxNodes)
+    fail(ctx, "the model has more than " + std::to_string(ctx.maxNodes) + " nodes (" + std::to_string(ctx.nodes) +
+                  " counted so far, subgraphs included); the limit is " + std::to_string(ctx.maxNodes));
   if (g.name.empty()) g.name = gp.name();
 
   // ---- initializers (dense and sparse) ----

@@ -6,6 +6,7 @@
 // tensor_proto.cpp), so weights are never copied twice.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <climits>
 #include <filesystem>
 #include <new>
@@ -51,8 +52,15 @@ ir::Graph loadModel(const void* data, size_t size, LoadContext& ctx) {
     fail(ctx, "model is " + std::to_string(size) +
                   " bytes; a protobuf message is limited to 2 GB (store the weights as external data)");
   onnx::ModelProto model;
-  if (!parser::parseMessage(model, data, size, ctx.ownMapping))
+  if (!parser::parseMessage(model, data, size, ctx.ownMapping)) {
+    // Nested deeper than the parser allows, or corrupt: the wire format says which.
+    const int depth = parser::subgraphNesting(data, size);
+    if (depth > ctx.maxGraphNesting)
+      fail(ctx, "subgraphs are nested " + std::to_string(depth) +
+                    " deep (If / Loop / Scan bodies inside each other); the limit is " +
+                    std::to_string(ctx.maxGraphNesting));
     fail(ctx, "not a valid ONNX model (protobuf parsing failed: corrupt, truncated or not an .onnx file)");
+  }
   if (!model.has_ir_version() || model.ir_version() <= 0)
     fail(ctx, "missing or invalid ir_version (" + std::to_string(model.ir_version()) + "); not an ONNX model?");
   if (!model.has_graph()) fail(ctx, "model has no graph");
@@ -106,10 +114,12 @@ ir::Graph parser::loadModelFile(const std::string& path) {
   return guardedLoad(file.data(), file.size(), ctx);
 }
 
-ir::Graph parser::loadModelBuffer(const void* data, size_t size, const std::string& baseDir) {
+ir::Graph parser::loadModelBuffer(const void* data, size_t size, const std::string& baseDir, const LoadLimits& limits) {
   LoadContext ctx;
   ctx.source = "model buffer";
   ctx.baseDir = baseDir;
+  ctx.maxGraphNesting = std::min(limits.maxGraphNesting, kMaxGraphNesting);
+  ctx.maxNodes = std::min(limits.maxNodes, kMaxModelNodes);
   if (!data && size) fail(ctx, "null data pointer");
   return guardedLoad(data, size, ctx);
 }

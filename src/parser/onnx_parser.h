@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "graph/ir.h"
+#include "parser/loader.h"
 
 namespace oinfer::parser {
 
@@ -23,6 +24,9 @@ struct LoadContext {
   int64_t irVersion = 0;
   bool ownMapping = false;  // the bytes are our private read-only file mapping (parseMessage may drop its pages)
   std::map<std::string, int64_t> opsets;  // the model's opset imports (domain "" = ai.onnx), for schema lookups
+  int maxGraphNesting = kMaxGraphNesting;  // loader.h
+  int64_t maxNodes = kMaxModelNodes;
+  int64_t nodes = 0;  // nodes of the graphs built so far
 
   std::string freshSymbol() { return "unk__input_" + std::to_string(nextSymbol++); }
 };
@@ -37,6 +41,13 @@ struct LoadContext {
 // parser is done with are handed back as it goes (MADV_DONTNEED), so the
 // file's bytes and the parsed copy of them are never both resident.
 bool parseMessage(google::protobuf::Message& msg, const void* data, size_t size, bool dropPages = false);
+
+// How deep subgraphs nest in a serialized ModelProto (0: none), read from the
+// wire format without recursion (an explicit stack), so it also measures
+// models nested too deep for the protobuf parser; -1 when the bytes do not
+// follow the wire format along the path it reads (Model.graph, Model.functions,
+// Graph.node, Function.node, Node.attribute, Attribute.g / graphs).
+int subgraphNesting(const void* data, size_t size);
 
 // A read-only view of a whole file (memory-mapped; empty files are allowed).
 class MappedFile {
@@ -78,6 +89,7 @@ void inlineFunctions(onnx::ModelProto& model, std::map<std::string, int64_t>& op
 // the enclosing graph's scope for subgraphs.
 struct Scope {
   Scope* parent = nullptr;
+  int depth = 0;  // subgraph nesting: 0 for the main graph
   ir::Graph* graph = nullptr;  // receives outerScopeInputs
   std::unordered_set<std::string> names;
   std::unordered_set<std::string> outerSeen;

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <vector>
 
 #include "parser/onnx_parser.h"
 
@@ -22,11 +23,13 @@ void fail(const LoadContext& ctx, const std::string& msg, ErrorCode code) {
   throw Error(code, ctx.source + ": " + msg);
 }
 
-// Nesting in an ONNX model costs about three levels per subgraph (Graph ->
-// Node -> Attribute -> Graph) plus a few for TypeProto chains, so 200 allows
-// deeply nested control flow while keeping parser recursion (and ours, which
-// follows the message structure) far from the stack limit.
-constexpr int kRecursionLimit = 200;
+// Nesting in an ONNX model costs three levels per subgraph (Graph -> Node ->
+// Attribute -> Graph) plus a few for TypeProto chains. The parser allows
+// about 30 subgraph levels more than our own limit (loader.h), so a model
+// just past that is refused by buildGraph's check with its message; one
+// nested deeper than even this fails to parse, and subgraphNesting() then
+// tells the two causes apart. Far from the stack limit either way.
+constexpr int kRecursionLimit = 3 * kMaxGraphNesting + 100;
 
 namespace {
 
@@ -114,6 +117,77 @@ MappedFile::MappedFile(const std::string& path) {
 
 MappedFile::~MappedFile() {
   if (data_) ::munmap(data_, size_);
+}
+
+int subgraphNesting(const void* data, size_t size) {
+  // The messages on the path to subgraphs, and the fields that lead on.
+  enum Kind { kModel, kGraph, kFunction, kNode, kAttribute };
+  auto child = [](Kind k, uint64_t field, Kind& out) {
+    switch (k) {
+      case kModel: return field == 7 ? (out = kGraph, true) : field == 25 ? (out = kFunction, true) : false;
+      case kGraph: return field == 1 ? (out = kNode, true) : false;
+      case kFunction: return field == 7 ? (out = kNode, true) : false;
+      case kNode: return field == 5 ? (out = kAttribute, true) : false;
+      case kAttribute: return field == 6 || field == 11 ? (out = kGraph, true) : false;
+    }
+    return false;
+  };
+  struct Frame {
+    Kind kind;
+    size_t end;
+    int depth;  // nesting of the graph this message is in
+  };
+  const auto* p = static_cast<const uint8_t*>(data);
+  size_t pos = 0;
+  auto varint = [&](size_t end, uint64_t& v) {
+    v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (pos >= end) return false;
+      const uint8_t b = p[pos++];
+      v |= uint64_t(b & 0x7f) << shift;
+      if (!(b & 0x80)) return true;
+    }
+    return false;
+  };
+  std::vector<Frame> stack{{kModel, size, 0}};
+  int deepest = 0;
+  while (!stack.empty()) {
+    const Frame f = stack.back();
+    if (pos == f.end) {
+      stack.pop_back();
+      continue;
+    }
+    uint64_t tag = 0, len = 0;
+    if (!varint(f.end, tag)) return -1;
+    switch (tag & 7) {
+      case 0:
+        if (!varint(f.end, len)) return -1;
+        break;
+      case 1:
+        if (f.end - pos < 8) return -1;
+        pos += 8;
+        break;
+      case 5:
+        if (f.end - pos < 4) return -1;
+        pos += 4;
+        break;
+      case 2: {
+        if (!varint(f.end, len) || len > f.end - pos) return -1;
+        Kind k;
+        if (child(f.kind, tag >> 3, k)) {
+          const int depth = f.kind == kAttribute ? f.depth + 1 : f.depth;
+          deepest = std::max(deepest, depth);
+          stack.push_back({k, pos + size_t(len), depth});
+        } else {
+          pos += size_t(len);
+        }
+        break;
+      }
+      default:
+        return -1;  // groups: not in onnx.proto
+    }
+  }
+  return deepest;
 }
 
 std::string unknownStringField(const google::protobuf::Message& msg, int field) {

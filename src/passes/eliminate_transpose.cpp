@@ -57,6 +57,7 @@ bool movesOnlyUnitAxes(const ir::Graph& g, const Node& t) {
 }  // namespace
 
 int eliminateRedundantNodes(ir::Graph& g, const PassContext&) {
+  if (!anyOp(g, {"Identity", "Dropout", "Transpose", "Reshape"})) return 0;
   int removed = 0;
   std::vector<bool> drop(g.nodes.size(), false);
   GraphIndex idx(g);

@@ -62,6 +62,7 @@ std::string headSplitSource(const ir::Graph& g, const GraphIndex& idx, const std
 // Transpose + Reshape to [B, S, H*E], reads and writes the projections'
 // layout directly (num_heads), dropping all eight copies.
 int absorbHeadTransposes(ir::Graph& g) {
+  if (!anyOp(g, {"FusedAttention"}, kInternalDomain)) return 0;
   GraphIndex idx(g);
   std::vector<bool> drop(g.nodes.size(), false);
   int n = 0;
@@ -200,6 +201,7 @@ std::string fusedQkvSource(const ir::Graph& g, const GraphIndex& idx, const std:
 // copies per layer (the QKV split Transpose and Gathers, the head split and
 // merge Transposes, K's transpose) are gone.
 int absorbSeqFirstHeads(ir::Graph& g) {
+  if (!anyOp(g, {"FusedAttention"}, kInternalDomain)) return 0;
   GraphIndex idx(g);
   std::vector<bool> drop(g.nodes.size(), false);
   int n = 0;
@@ -255,6 +257,7 @@ int fuseQkvProjections(ir::Graph& g, const PassContext&) {
   // only by the attention, becomes one FusedMatMul by the weights side by
   // side ([K, 3N]) read at column offsets 0, N, 2N. BERT-base: three
   // 128x768x768 GEMMs a layer become one 128x2304x768 (TUNING.md).
+  if (!anyOp(g, {"FusedAttention"}, kInternalDomain)) return 0;
   GraphIndex idx(g);
   std::vector<bool> drop(g.nodes.size(), false);
   int n = 0;
@@ -320,6 +323,7 @@ int fuseQkvProjections(ir::Graph& g, const PassContext&) {
 }
 
 int fuseAttention(ir::Graph& g, const PassContext&) {
+  if (!anyOp(g, {"MatMul"})) return 0;
   GraphIndex idx(g);
   std::vector<bool> drop(g.nodes.size(), false);
   int fused = 0;

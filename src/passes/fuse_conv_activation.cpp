@@ -59,7 +59,7 @@ const Tensor* scalarInit(const ir::Graph& g, const Node& n, size_t i) {
 }  // namespace
 
 int fuseConvActivation(ir::Graph& g, const PassContext& ctx) {
-  if (!ctx.ensureShapes(g)) return 0;
+  if (!util::anyOp(g, {"Conv"}) || !ctx.ensureShapes(g)) return 0;
   std::unordered_map<std::string, std::vector<size_t>> readers;
   for (size_t i = 0; i < g.nodes.size(); ++i)
     for (const auto& in : g.nodes[i].inputs)

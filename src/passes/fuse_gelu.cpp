@@ -17,6 +17,7 @@ using namespace util;
 }  // namespace
 
 int fuseGelu(ir::Graph& g, const PassContext&) {
+  if (!anyOp(g, {"Erf"})) return 0;
   GraphIndex idx(g);
   std::vector<bool> drop(g.nodes.size(), false);
   int fused = 0;

@@ -36,6 +36,7 @@ bool vectorConst(const ir::Graph& g, const GraphIndex& idx, const std::string& n
 }
 
 int fusePattern(ir::Graph& g) {
+  if (!anyOp(g, {"Sub"})) return 0;
   GraphIndex idx(g);
   std::vector<bool> drop(g.nodes.size(), false);
   int fused = 0;
@@ -108,6 +109,7 @@ int fusePattern(ir::Graph& g) {
 }
 
 int convertNative(ir::Graph& g) {
+  if (!anyOp(g, {"LayerNormalization"})) return 0;
   GraphIndex idx(g);
   int n = 0;
   for (Node& node : g.nodes) {
@@ -132,6 +134,7 @@ int convertNative(ir::Graph& g) {
 }
 
 int fuseSkip(ir::Graph& g) {
+  if (!anyOp(g, {"LayerNorm"}, kInternalDomain)) return 0;
   GraphIndex idx(g);
   std::vector<bool> drop(g.nodes.size(), false);
   int n = 0;

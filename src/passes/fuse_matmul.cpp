@@ -20,6 +20,7 @@ using namespace util;
 }  // namespace
 
 int fuseMatMul(ir::Graph& g, const PassContext&) {
+  if (!anyOp(g, {"MatMul", "Gemm"})) return 0;
   GraphIndex idx(g);
   std::vector<bool> drop(g.nodes.size(), false);
   int fused = 0;

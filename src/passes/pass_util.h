@@ -8,7 +8,10 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <initializer_list>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "graph/ir.h"
@@ -20,12 +23,19 @@ inline constexpr const char* kInternalDomain = "ai.oinfer";
 
 class GraphIndex {
  public:
+  // Hash maps, not ordered ones: every pass builds an index, and on a graph
+  // of 100k nodes the ordered maps' string compares were most of the time.
   explicit GraphIndex(const ir::Graph& g) : g_(g) {
+    producer_.reserve(g.nodes.size());
+    readers_.reserve(g.nodes.size());
     for (size_t i = 0; i < g.nodes.size(); ++i) {
       for (const auto& o : g.nodes[i].outputs)
         if (!o.empty()) producer_[o] = static_cast<int>(i);
       for (const auto& in : g.nodes[i].inputs)
-        if (!in.empty()) ++readers_[in];
+        if (!in.empty()) {
+          ++readers_[in];
+          lastReader_[in] = static_cast<int>(i);
+        }
       for (const auto& a : g.nodes[i].attributes) {
         // Names a subgraph reads from this scope count as extra readers.
         if (a.g)
@@ -57,21 +67,44 @@ class GraphIndex {
   bool readBySubgraph(const std::string& name) const { return subgraphReads_.count(name) > 0; }
   // True when a fused-away intermediate can disappear: one reader, not an output.
   bool internal(const std::string& name) const { return readers(name) == 1 && !isGraphOutput(name); }
+  // The index of the last node that reads `name` as an input, or -1.
+  int lastReader(const std::string& name) const {
+    auto it = lastReader_.find(name);
+    return it == lastReader_.end() ? -1 : it->second;
+  }
 
  private:
   const ir::Graph& g_;
-  std::map<std::string, int> producer_;
-  std::map<std::string, int> readers_;
-  std::set<std::string> outputs_;
-  std::set<std::string> subgraphReads_;
+  std::unordered_map<std::string, int> producer_;
+  std::unordered_map<std::string, int> readers_;
+  std::unordered_map<std::string, int> lastReader_;
+  std::unordered_set<std::string> outputs_;
+  std::unordered_set<std::string> subgraphReads_;
 };
 
 inline bool isOp(const Node& n, const char* op) { return n.opType == op && n.domain.empty(); }
+
+// Whether any node is one of `ops` in the default domain (or, with `domain`,
+// in that one). A pass first asks this of the op its pattern starts from, so
+// that a graph without one costs a scan of op names, not a GraphIndex.
+inline bool anyOp(const ir::Graph& g, std::initializer_list<const char*> ops, const std::string& domain = "") {
+  for (const Node& n : g.nodes)
+    if (n.domain == domain)
+      for (const char* op : ops)
+        if (n.opType == op) return true;
+  return false;
+}
 
 // The single reader of `v` (one reader, not a graph output), optionally only
 // when it is `op` in the default domain; else -1.
 inline int onlyReader(const ir::Graph& g, const GraphIndex& idx, const std::string& v, const char* op = nullptr) {
   if (!idx.internal(v)) return -1;
+  // The index knows the one reader; a node list changed since it was built
+  // falls back to the scan.
+  const int r = idx.lastReader(v);
+  if (r >= 0 && size_t(r) < g.nodes.size() &&
+      std::count(g.nodes[r].inputs.begin(), g.nodes[r].inputs.end(), v))
+    return !op || isOp(g.nodes[r], op) ? r : -1;
   for (size_t j = 0; j < g.nodes.size(); ++j)
     if ((!op || isOp(g.nodes[j], op)) && std::count(g.nodes[j].inputs.begin(), g.nodes[j].inputs.end(), v))
       return int(j);
@@ -243,7 +276,9 @@ inline void useInternalDomain(ir::Graph& g) {
 // its inputs); the head's is dropped. Returns the number of fused pairs.
 template <class Head, class Pair>
 int fusePairs(ir::Graph& g, const PassContext& ctx, Head head, Pair pair, const char* readerOp = nullptr) {
-  if (!ctx.ensureShapes(g)) return 0;
+  bool anyHead = false;
+  for (const Node& n : g.nodes) anyHead = anyHead || head(n);
+  if (!anyHead || !ctx.ensureShapes(g)) return 0;
   const GraphIndex idx(g);
   std::vector<bool> drop(g.nodes.size(), false);
   int fused = 0;

@@ -1,6 +1,7 @@
 #include "runtime/memory_planner.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <numeric>
 
@@ -33,47 +34,90 @@ MemoryPlan planMemory(const std::vector<BufferRequest>& reqs, size_t alignment) 
   //     at the lowest offset that fits. On a chain this alternates bottom/top
   //     and reaches the lower bound (neighbours i, i+1 satisfy
   //     s_i + s_i+1 <= bound), where A can fall short.
-  auto conflicts = [&](size_t a, size_t b) { return reqs[a].first <= reqs[b].last && reqs[b].first <= reqs[a].last; };
+  //
+  // The buffers a request conflicts with are found through two indexes over
+  // all requests, not by a scan of the placed ones, so the work per request is
+  // the number of requests live during its lifetime: those live at its first
+  // step (a stabbing query on a segment tree over the distinct first steps),
+  // and those produced after it but before its last step (a range of the
+  // requests ordered by first step).
+  std::vector<size_t> size(n);
+  for (size_t i = 0; i < n; ++i) size[i] = aligned(reqs[i].bytes);
+  std::vector<size_t> byFirst(n);
+  std::iota(byFirst.begin(), byFirst.end(), 0);
+  std::stable_sort(byFirst.begin(), byFirst.end(), [&](size_t a, size_t b) { return reqs[a].first < reqs[b].first; });
+  std::vector<int> firsts;  // distinct first steps, ascending
+  firsts.reserve(n);
+  for (size_t i : byFirst)
+    if (firsts.empty() || firsts.back() != reqs[i].first) firsts.push_back(reqs[i].first);
+  const size_t m = firsts.size();
+  size_t leaves = 1;
+  while (leaves < m) leaves *= 2;
+  // cover[node]: the requests whose [first, last] contains every first step
+  // under `node` and not every one under its parent (the canonical cover).
+  std::vector<std::vector<uint32_t>> cover(2 * leaves);
+  for (size_t i = 0; i < n; ++i) {
+    if (reqs[i].last < reqs[i].first) continue;  // never live: conflicts with nothing
+    size_t lo = std::lower_bound(firsts.begin(), firsts.end(), reqs[i].first) - firsts.begin() + leaves;
+    size_t hi = std::upper_bound(firsts.begin(), firsts.end(), reqs[i].last) - firsts.begin() + leaves;  // exclusive
+    for (; lo < hi; lo /= 2, hi /= 2) {
+      if (lo & 1) cover[lo++].push_back(static_cast<uint32_t>(i));
+      if (hi & 1) cover[--hi].push_back(static_cast<uint32_t>(i));
+    }
+  }
+  // Calls visit(j) for every request j != i whose lifetime meets i's.
+  auto forEachConflict = [&](size_t i, auto&& visit) {
+    const BufferRequest& r = reqs[i];
+    if (r.last < r.first) return;
+    const size_t leaf = std::lower_bound(firsts.begin(), firsts.end(), r.first) - firsts.begin();
+    for (size_t node = leaf + leaves; node >= 1; node /= 2)
+      for (uint32_t j : cover[node])
+        if (j != i) visit(j);
+    auto from = std::upper_bound(byFirst.begin(), byFirst.end(), r.first,
+                                 [&](int f, size_t j) { return f < reqs[j].first; });
+    for (auto it = from; it != byFirst.end() && reqs[*it].first <= r.last; ++it)
+      if (reqs[*it].last >= reqs[*it].first) visit(*it);
+  };
+
   auto place = [&](const std::vector<size_t>& order, bool edgesFirst, std::vector<size_t>& offsets) {
     size_t arena = 0;
-    std::vector<size_t> placed;
+    std::vector<char> placed(n, 0);
     std::vector<std::pair<size_t, size_t>> busy;  // [offset, end) of conflicting placed buffers
     for (size_t idx : order) {
-      const size_t size = aligned(reqs[idx].bytes);
+      const size_t sz = size[idx];
       busy.clear();
-      for (size_t p : placed)
-        if (conflicts(p, idx) && aligned(reqs[p].bytes) > 0)
-          busy.emplace_back(offsets[p], offsets[p] + aligned(reqs[p].bytes));
+      forEachConflict(idx, [&](size_t p) {
+        if (placed[p] && size[p] > 0) busy.emplace_back(offsets[p], offsets[p] + size[p]);
+      });
       std::sort(busy.begin(), busy.end());
       auto freeAt = [&](size_t off) {
         for (const auto& [b, e] : busy)
-          if (b < off + size && off < e) return false;
+          if (b < off + sz && off < e) return false;
         return true;
       };
       size_t offset = 0;
-      if (edgesFirst && size > 0 && !freeAt(0) && size <= plan.lowerBound && freeAt(plan.lowerBound - size)) {
-        offset = plan.lowerBound - size;
+      if (edgesFirst && sz > 0 && !freeAt(0) && sz <= plan.lowerBound && freeAt(plan.lowerBound - sz)) {
+        offset = plan.lowerBound - sz;
       } else {
         for (const auto& [b, e] : busy) {
-          if (b >= offset + size) break;  // fits in the gap before this block
+          if (b >= offset + sz) break;  // fits in the gap before this block
           offset = std::max(offset, e);
         }
       }
       offsets[idx] = offset;
-      arena = std::max(arena, offset + size);
-      placed.push_back(idx);
+      arena = std::max(arena, offset + sz);
+      placed[idx] = 1;
     }
     return arena;
   };
 
-  std::vector<size_t> bySize(n), byTime(n);
+  std::vector<size_t> bySize(n);
   std::iota(bySize.begin(), bySize.end(), 0);
-  std::iota(byTime.begin(), byTime.end(), 0);
   std::stable_sort(bySize.begin(), bySize.end(), [&](size_t a, size_t b) {
-    if (aligned(reqs[a].bytes) != aligned(reqs[b].bytes)) return aligned(reqs[a].bytes) > aligned(reqs[b].bytes);
+    if (size[a] != size[b]) return size[a] > size[b];
     return reqs[a].first < reqs[b].first;
   });
-  std::stable_sort(byTime.begin(), byTime.end(), [&](size_t a, size_t b) { return reqs[a].first < reqs[b].first; });
+  const std::vector<size_t>& byTime = byFirst;
   std::vector<size_t> offsetsB(n, 0);
   plan.arenaBytes = place(bySize, false, plan.offsets);
   size_t arenaB = place(byTime, true, offsetsB);

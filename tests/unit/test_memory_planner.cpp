@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <numeric>
 #include <random>
 
 #include <cmath>
@@ -85,6 +88,103 @@ TEST(MemoryPlanner, RandomDagsAreSafeAndAboveTheLowerBound) {
     size_t total = 0;
     for (auto& r : reqs) total += (r.bytes + 63) / 64 * 64;
     EXPECT_LE(plan.arenaBytes, total);
+  }
+}
+
+namespace {
+
+// The planner as it was before its conflict indexes (issue 23): every
+// request compared with every placed one. The indexed planner must place
+// every buffer exactly where this one does.
+oinfer::MemoryPlan referencePlan(const std::vector<BufferRequest>& reqs, size_t alignment) {
+  const size_t n = reqs.size();
+  oinfer::MemoryPlan plan;
+  plan.offsets.assign(n, 0);
+  if (n == 0) return plan;
+  auto aligned = [&](size_t b) { return (b + alignment - 1) / alignment * alignment; };
+  std::map<int, long long> delta;
+  for (const auto& r : reqs) {
+    delta[r.first] += static_cast<long long>(aligned(r.bytes));
+    delta[r.last + 1] -= static_cast<long long>(aligned(r.bytes));
+  }
+  long long live = 0;
+  for (const auto& [step, d] : delta) {
+    live += d;
+    plan.lowerBound = std::max(plan.lowerBound, static_cast<size_t>(live));
+  }
+  auto conflicts = [&](size_t a, size_t b) { return reqs[a].first <= reqs[b].last && reqs[b].first <= reqs[a].last; };
+  auto place = [&](const std::vector<size_t>& order, bool edgesFirst, std::vector<size_t>& offsets) {
+    size_t arena = 0;
+    std::vector<size_t> placed;
+    std::vector<std::pair<size_t, size_t>> busy;
+    for (size_t idx : order) {
+      const size_t size = aligned(reqs[idx].bytes);
+      busy.clear();
+      for (size_t p : placed)
+        if (conflicts(p, idx) && aligned(reqs[p].bytes) > 0)
+          busy.emplace_back(offsets[p], offsets[p] + aligned(reqs[p].bytes));
+      std::sort(busy.begin(), busy.end());
+      auto freeAt = [&](size_t off) {
+        for (const auto& [b, e] : busy)
+          if (b < off + size && off < e) return false;
+        return true;
+      };
+      size_t offset = 0;
+      if (edgesFirst && size > 0 && !freeAt(0) && size <= plan.lowerBound && freeAt(plan.lowerBound - size)) {
+        offset = plan.lowerBound - size;
+      } else {
+        for (const auto& [b, e] : busy) {
+          if (b >= offset + size) break;
+          offset = std::max(offset, e);
+        }
+      }
+      offsets[idx] = offset;
+      arena = std::max(arena, offset + size);
+      placed.push_back(idx);
+    }
+    return arena;
+  };
+  std::vector<size_t> bySize(n), byTime(n);
+  std::iota(bySize.begin(), bySize.end(), 0);
+  std::iota(byTime.begin(), byTime.end(), 0);
+  std::stable_sort(bySize.begin(), bySize.end(), [&](size_t a, size_t b) {
+    if (aligned(reqs[a].bytes) != aligned(reqs[b].bytes)) return aligned(reqs[a].bytes) > aligned(reqs[b].bytes);
+    return reqs[a].first < reqs[b].first;
+  });
+  std::stable_sort(byTime.begin(), byTime.end(), [&](size_t a, size_t b) { return reqs[a].first < reqs[b].first; });
+  std::vector<size_t> offsetsB(n, 0);
+  plan.arenaBytes = place(bySize, false, plan.offsets);
+  size_t arenaB = place(byTime, true, offsetsB);
+  if (arenaB < plan.arenaBytes) {
+    plan.arenaBytes = arenaB;
+    plan.offsets = std::move(offsetsB);
+  }
+  return plan;
+}
+
+}  // namespace
+
+// Requests in any order (not sorted by first step), with gaps between steps,
+// long and short lifetimes, zero sizes and equal sizes: the same offsets,
+// arena and lower bound as the all-pairs planner.
+TEST(MemoryPlanner, IndexedPlacementMatchesTheAllPairsOne) {
+  std::mt19937 rng(23);
+  for (int trial = 0; trial < 400; ++trial) {
+    const int steps = 1 + static_cast<int>(rng() % 60);
+    const int count = static_cast<int>(rng() % 120);
+    std::vector<BufferRequest> reqs;
+    for (int k = 0; k < count; ++k) {
+      const int first = static_cast<int>(rng() % steps) * 3;
+      const int span = rng() % 4 == 0 ? static_cast<int>(rng() % (3 * steps)) : static_cast<int>(rng() % 4);
+      const size_t bytes = rng() % 8 == 0 ? 0 : (rng() % 2 ? 64 * (1 + rng() % 4) : rng() % 5000);
+      reqs.push_back({bytes, first, first + span});
+    }
+    for (size_t align : {size_t{64}, size_t{256}}) {
+      const auto got = planMemory(reqs, align), want = referencePlan(reqs, align);
+      ASSERT_EQ(got.offsets, want.offsets) << "trial " << trial;
+      EXPECT_EQ(got.arenaBytes, want.arenaBytes);
+      EXPECT_EQ(got.lowerBound, want.lowerBound);
+    }
   }
 }
 
