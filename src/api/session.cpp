@@ -99,7 +99,7 @@ struct Session::Impl {
   std::vector<OutputBuffer> outputBuffers;
 
   void checkInputs(const TensorMap& inputs) const;
-  // Why `name` is not a value of the file: "'x' is not a value of the model (did you mean 'y'?)".
+  // Why `name` is not a value of the file: "not a value of the model (did you mean 'y'?)".
   std::string notAValue(const std::string& name) const;
   // After a failed plan: throws the reason when a fetched name is not in the
   // graph as optimized (fused away, or never in the model); else returns.
@@ -151,8 +151,8 @@ void Session::Impl::provideKeptOutputs(const Plan& plan, ExecContext& ctx) {
 }
 
 std::string Session::Impl::notAValue(const std::string& name) const {
-  if (fileWeights.count(name)) return "'" + name + "' is a weight (initializer), not a computed value";
-  return "'" + name + "' is not a value of the model" + closeMatchHint(name, fileValues);
+  if (fileWeights.count(name)) return "a weight (initializer), not a computed value";
+  return "not a value of the model" + closeMatchHint(name, fileValues);
 }
 
 void Session::Impl::explainFetch(const std::vector<std::string>& names) const {
@@ -283,7 +283,8 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
   std::set<std::string> kept;
   for (const auto& name : options.keepValues) {
     if (!impl_->fileValues.count(name))
-      throw Error(ErrorCode::kInvalidArgument, "SessionOptions::keepValues: " + impl_->notAValue(name));
+      throw Error(ErrorCode::kInvalidArgument,
+                  "SessionOptions::keepValues: '" + name + "' is " + impl_->notAValue(name));
     bool output = false;
     for (const auto& o : g.outputs) output |= o.name == name;
     if (!output) kept.insert(name);
