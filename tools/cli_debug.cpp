@@ -1,0 +1,284 @@
+#include "cli_debug.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+extern char** environ;
+
+namespace fs = std::filesystem;
+
+namespace oinfer::cli {
+
+namespace {
+
+size_t editDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string shapeText(const std::vector<int64_t>& s) {
+  std::string t = "[";
+  for (size_t i = 0; i < s.size(); ++i) t += (i ? "," : "") + std::to_string(s[i]);
+  return t + "]";
+}
+
+}  // namespace
+
+std::string closeMatchHint(const std::string& name, const std::vector<std::string>& names) {
+  const size_t limit = std::max<size_t>(2, name.size() / 3);
+  size_t best = limit + 1;
+  std::string pick;
+  for (const auto& n : names) {
+    const size_t gap = n.size() > name.size() ? n.size() - name.size() : name.size() - n.size();
+    if (gap > limit) continue;
+    const size_t d = editDistance(name, n);
+    if (d < best) best = d, pick = n;
+  }
+  return pick.empty() ? "" : " (did you mean '" + pick + "'?)";
+}
+
+std::vector<OpUse> opsUsed(const Graph& g) {
+  // Graph::unsupportedOps lines: "ai.onnx::Foo (opset 17)[ no version...], e.g. node 'x'".
+  std::set<std::pair<std::string, std::string>> missing;
+  for (const auto& line : g.unsupportedOps()) {
+    const size_t sep = line.find("::");
+    const size_t end = line.find(" (opset ");
+    if (sep == std::string::npos || end == std::string::npos || end < sep) continue;
+    missing.insert({line.substr(0, sep), line.substr(sep + 2, end - sep - 2)});
+  }
+  std::map<std::pair<std::string, std::string>, OpUse> ops;
+  for (size_t i = 0; i < g.numNodes(); ++i) {
+    const NodeInfo n = g.node(i);
+    const std::string domain = n.domain.empty() ? "ai.onnx" : n.domain;
+    OpUse& u = ops[{domain, n.opType}];
+    u.domain = domain;
+    u.opType = n.opType;
+    u.opset = g.opset(n.domain);
+    ++u.nodes;
+  }
+  for (const auto& [domain, op] : missing) {
+    OpUse& u = ops[{domain, op}];
+    u.domain = domain;
+    u.opType = op;
+    u.opset = g.opset(domain == "ai.onnx" ? "" : domain);
+  }
+  std::vector<OpUse> out;
+  for (auto& [key, u] : ops) {
+    u.supported = !missing.count(key);
+    out.push_back(u);
+  }
+  return out;
+}
+
+std::string dotEscape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string graphToDot(const Graph& file, const Graph& planned, const PlanInfo& plan,
+                       const std::map<std::string, std::vector<int64_t>>& inputShapes) {
+  const std::vector<NodeInfo> fileNodes = file.nodes();
+  const std::vector<NodeInfo> nodes = planned.nodes();
+  std::map<std::string, size_t> fileProducer, producer;
+  for (size_t i = 0; i < fileNodes.size(); ++i)
+    for (const auto& o : fileNodes[i].outputs)
+      if (!o.empty()) fileProducer[o] = i;
+  std::set<std::string> plannedValues;
+  for (const auto& v : planned.inputs()) plannedValues.insert(v.name);
+  for (const auto& w : planned.initializerNames()) plannedValues.insert(w);
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (const auto& o : nodes[i].outputs)
+      if (!o.empty()) producer[o] = i, plannedValues.insert(o);
+
+  // The file's nodes a planned node stands for: back from its outputs through
+  // values the passes removed.
+  auto replaced = [&](const NodeInfo& n) {
+    std::set<size_t> seen;
+    std::vector<std::string> todo(n.outputs.begin(), n.outputs.end());
+    while (!todo.empty()) {
+      const std::string v = todo.back();
+      todo.pop_back();
+      auto it = fileProducer.find(v);
+      if (v.empty() || it == fileProducer.end() || !seen.insert(it->second).second) continue;
+      for (const auto& in : fileNodes[it->second].inputs)
+        if (!in.empty() && !plannedValues.count(in)) todo.push_back(in);
+    }
+    std::string ops;
+    for (size_t i : seen) ops += (ops.empty() ? "" : "+") + fileNodes[i].opType;
+    if (seen.size() == 1 && fileNodes[*seen.begin()].opType == n.opType) return std::string();
+    return ops;
+  };
+
+  std::map<std::string, std::string> shapeOf;  // value -> "[1,3,8,8]" (+ " NCHW16c")
+  for (const auto& [name, s] : inputShapes) shapeOf[name] = shapeText(s);
+  std::map<size_t, size_t> stepOfNode;  // planned node index -> step index
+  for (size_t si = 0; si < plan.steps.size(); ++si) {
+    const PlanStep& s = plan.steps[si];
+    for (size_t j = 0; j < s.outputs.size(); ++j) {
+      std::string shape = j < s.outputShapes.size() ? s.outputShapes[j] : "";
+      if (j < s.outputLayouts.size() && !s.outputLayouts[j].empty()) shape += " " + s.outputLayouts[j];
+      if (!s.isCopy) shapeOf[s.outputs[j]] = shape;
+    }
+    if (!s.isCopy && !s.outputs.empty())
+      if (auto it = producer.find(s.outputs[0]); it != producer.end()) stepOfNode.emplace(it->second, si);
+  }
+  auto edgeLabel = [&](const std::string& v) {
+    auto it = shapeOf.find(v);
+    return dotEscape(v) + (it == shapeOf.end() || it->second.empty() ? "" : "\\n" + dotEscape(it->second));
+  };
+
+  std::string d = "digraph oinfer {\n";
+  d += "  rankdir=TB;\n";
+  d += "  node [fontname=\"Helvetica\", fontsize=10];\n";
+  d += "  edge [fontname=\"Helvetica\", fontsize=9];\n";
+  std::map<std::string, std::string> inputId;
+  for (size_t i = 0; i < planned.inputs().size(); ++i) {
+    const std::string& name = planned.inputs()[i].name;
+    inputId[name] = "in" + std::to_string(i);
+    d += "  in" + std::to_string(i) + " [shape=ellipse, style=filled, fillcolor=\"#d3f9d8\", label=\"" +
+         dotEscape(name) + "\"];\n";
+  }
+  for (const auto& [ni, si] : stepOfNode) {
+    const NodeInfo& n = nodes[ni];
+    const bool fused = n.domain == "ai.oinfer";
+    const std::string from = replaced(n);
+    std::string label = dotEscape(n.opType) + "\\n" + dotEscape(n.name);
+    if (!from.empty()) label += "\\n(" + dotEscape(from) + ")";
+    d += "  s" + std::to_string(si) + " [shape=box, style=\"" + (fused ? "rounded,filled,bold" : "filled") +
+         "\", fillcolor=\"" + (fused ? "#ffd8a8" : "#e7f5ff") + "\", label=\"" + label + "\"];\n";
+  }
+  for (const auto& [ni, si] : stepOfNode) {
+    const NodeInfo& n = nodes[ni];
+    std::set<std::string> drawn;
+    for (const auto& in : n.inputs) {
+      if (in.empty() || !drawn.insert(in).second) continue;
+      std::string from;
+      if (auto it = inputId.find(in); it != inputId.end()) {
+        from = it->second;
+      } else if (auto p = producer.find(in); p != producer.end()) {
+        auto st = stepOfNode.find(p->second);
+        if (st == stepOfNode.end()) continue;  // folded at plan time
+        from = "s" + std::to_string(st->second);
+      } else {
+        continue;  // a weight
+      }
+      d += "  " + from + " -> s" + std::to_string(si) + " [label=\"" + edgeLabel(in) + "\"];\n";
+    }
+  }
+  for (size_t i = 0; i < planned.outputs().size(); ++i) {
+    const std::string& name = planned.outputs()[i].name;
+    d += "  out" + std::to_string(i) + " [shape=ellipse, style=filled, fillcolor=\"#fff3bf\", label=\"" +
+         dotEscape(name) + "\"];\n";
+    std::string from;
+    if (auto it = inputId.find(name); it != inputId.end()) {
+      from = it->second;
+    } else if (auto p = producer.find(name); p != producer.end() && stepOfNode.count(p->second)) {
+      from = "s" + std::to_string(stepOfNode[p->second]);
+    }
+    if (!from.empty()) d += "  " + from + " -> out" + std::to_string(i) + " [label=\"" + edgeLabel(name) + "\"];\n";
+  }
+  d += "}\n";
+  return d;
+}
+
+namespace {
+
+void writeText(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) throw std::runtime_error("--dot " + path + ": cannot write (" + std::strerror(errno) + ")");
+  f << text;
+  f.close();
+  if (!f) throw std::runtime_error("--dot " + path + ": write failed");
+}
+
+// Runs `dot -Tsvg -o svg dotFile`; false when dot is not on PATH.
+bool runDot(const std::string& dotFile, const std::string& svg) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  std::vector<std::string> args = {"dot", "-Tsvg", "-o", svg, dotFile};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, "dot", &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc == ENOENT) return false;
+  if (rc != 0) throw std::runtime_error("--dot: cannot run dot: " + std::string(std::strerror(rc)));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) throw std::runtime_error("--dot: waiting for dot failed");
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("--dot " + svg + ": dot failed (exit status " +
+                             std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
+  return true;
+}
+
+}  // namespace
+
+std::string writeDot(const std::string& path, const std::string& text, std::string& format) {
+  fs::path p(path);
+  std::string ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  if (ext != ".svg") {
+    writeText(path, text);
+    format = "dot";
+    return path;
+  }
+  const std::string tmp = path + ".tmp.dot";
+  writeText(tmp, text);
+  bool rendered = false;
+  try {
+    rendered = runDot(tmp, path);
+  } catch (...) {
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    throw;
+  }
+  std::error_code ec;
+  fs::remove(tmp, ec);
+  if (rendered) {
+    format = "svg";
+    return path;
+  }
+  const std::string dotPath = fs::path(path).replace_extension(".dot").string();
+  writeText(dotPath, text);
+  format = "dot";
+  return dotPath;
+}
+
+}  // namespace oinfer::cli
