@@ -280,6 +280,12 @@ case "$CASE" in
       grep -q 'bench 3/3 runs' "$TMP/tty" || fail "no progress on a terminal"
       grep -q $'\r' "$TMP/tty" || fail "the terminal progress line is not rewritten in place"
     fi ;;
+  readme_help)
+    # README.md's "## oinfer-run" section shows the --help text as it is.
+    run 0 --help
+    awk '/^## oinfer-run/{s=1} s&&/^usage: oinfer-run/{p=1} p&&/^```/{exit} p' "$SRC/README.md" >"$TMP/readme_help"
+    [ -s "$TMP/readme_help" ] || fail "no usage block under '## oinfer-run' in README.md"
+    diff "$TMP/readme_help" "$TMP/out" >"$TMP/help_diff" || fail "README.md's --help text differs: $(head -c 600 "$TMP/help_diff")" ;;
   *)
     echo "unknown case '$CASE'"
     exit 2 ;;
