@@ -7,12 +7,15 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <stdexcept>
 #include <tuple>
+
+#include "cli_json.h"
 
 extern char** environ;
 
@@ -89,6 +92,66 @@ std::vector<OpUse> opsUsed(const Graph& g) {
     out.push_back(u);
   }
   return out;
+}
+
+int listOps(const Options& o, const Graph& g) {
+  const std::vector<OpUse> ops = opsUsed(g);
+  size_t unsupported = 0;
+  Json list = Json::array();
+  for (const auto& u : ops) {
+    unsupported += !u.supported;
+    Json e = Json::object();
+    e.set("domain", u.domain);
+    e.set("op_type", u.opType);
+    e.set("opset", u.opset);
+    e.set("nodes", u.nodes);
+    e.set("supported", u.supported);
+    list.push(std::move(e));
+  }
+  if (o.json) {
+    Json out = Json::object();
+    out.set("model", o.model);
+    out.set("ops", std::move(list));
+    std::printf("%s\n", out.dump().c_str());
+    return 0;
+  }
+  std::printf("ops         %zu op types, %zu nodes, %zu unsupported\n", ops.size(), g.numNodes(), unsupported);
+  std::printf("  %-16s %-24s %5s %6s  %s\n", "domain", "op type", "opset", "nodes", "supported");
+  for (const auto& u : ops)
+    std::printf("  %-16s %-24s %5lld %6s  %s\n", u.domain.c_str(), u.opType.c_str(), static_cast<long long>(u.opset),
+                u.nodes ? std::to_string(u.nodes).c_str() : "-", u.supported ? "yes" : "NO");
+  return 0;
+}
+
+void checkFetchNames(const Options& o, const Graph& g) {
+  if (o.fetch.empty()) return;
+  std::vector<std::string> values;
+  for (const auto& v : g.inputs()) values.push_back(v.name);
+  for (size_t i = 0; i < g.numNodes(); ++i)
+    for (const auto& out : g.node(i).outputs)
+      if (!out.empty()) values.push_back(out);
+  for (const auto& name : o.fetch) {
+    if (std::find(values.begin(), values.end(), name) != values.end()) continue;
+    if (g.initializer(name)) throw std::runtime_error("--fetch " + name + ": '" + name + "' is a weight (initializer), not a computed value");
+    throw std::runtime_error("--fetch " + name + ": the model has no value '" + name + "'" + closeMatchHint(name, values));
+  }
+}
+
+Progress::Progress(bool on) : on_(on), tty_(isatty(2) != 0) {}
+
+Progress::~Progress() {
+  if (on_ && tty_ && shown_) std::fprintf(stderr, "\r\033[K");
+}
+
+void Progress::update(const std::string& text, bool last) {
+  if (!on_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (!last && shown_ && now - lastShown_ < std::chrono::milliseconds(500)) return;
+  lastShown_ = now;
+  shown_ = true;
+  if (tty_) std::fprintf(stderr, "\r%s\033[K", text.c_str());
+  else std::fprintf(stderr, "%s\n", text.c_str());
+  std::fflush(stderr);
 }
 
 std::string dotEscape(const std::string& s) {

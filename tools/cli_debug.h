@@ -1,12 +1,14 @@
-// oinfer-run's debugging aids: --list-ops, --dot, and the close-match hint of
-// --fetch errors.
+// oinfer-run's debugging aids: --list-ops, --dot, the --fetch name check and
+// the --bench progress line.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "cli_options.h"
 #include "oinfer/graph.h"
 #include "oinfer/session.h"
 
@@ -28,6 +30,30 @@ struct OpUse {
 // Sorted by domain, then op type. Ops only inside subgraphs are listed when
 // unsupported (Graph::unsupportedOps looks into subgraphs; nodes() does not).
 std::vector<OpUse> opsUsed(const Graph& g);
+
+// --list-ops: prints the ops of the file as loaded (text or --json); returns
+// the exit status.
+int listOps(const Options& o, const Graph& g);
+
+// --fetch names must be values of the file (a graph input or a node output);
+// throws std::runtime_error naming the first that is not, with the closest name.
+void checkFetchNames(const Options& o, const Graph& g);
+
+// A progress line on stderr: rewritten in place on a terminal (and cleared at
+// the end), else one line per update, at most every half second, and the last.
+class Progress {
+ public:
+  explicit Progress(bool on);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+  void update(const std::string& text, bool last);
+
+ private:
+  bool on_, tty_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point lastShown_{};
+};
 
 // A DOT string literal's contents: quotes and backslashes escaped, line
 // breaks as \n, other control characters as spaces.
