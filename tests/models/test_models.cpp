@@ -239,6 +239,16 @@ TEST(ModelTest, FetchValueTheFusionsWouldRemove) {
   ASSERT_EQ(twice.size(), 3u);
   EXPECT_TRUE(allClose(twice[2], want[0], "conv_2 the second time", 0, 0));
 
+  // fp16 casts a kept float32 value back, like an output.
+  SessionOptions half;
+  half.fp16 = true;
+  half.keepValues = {"conv_2"};
+  Session h(Graph::loadFromONNX(modelPath("resnet_bn")), half);
+  const std::vector<Tensor> hv = h.run(in, {"conv_2"});
+  ASSERT_EQ(hv.size(), 1u);
+  EXPECT_EQ(hv[0].dtype(), DataType::kFloat);
+  EXPECT_TRUE(allClose(hv[0], want[0], "conv_2 in float16", 2e-2, 2e-2));
+
   for (const auto& [bad, why] : std::vector<std::pair<std::string, std::string>>{
            {"conv2", "'conv2' is not a value of the model (did you mean 'conv_2'?)"},
            {"conv_w_1", "'conv_w_1' is a weight (initializer), not a computed value"}}) {
