@@ -61,50 +61,20 @@ std::string closeMatchHint(const std::string& name, const std::vector<std::strin
   return pick.empty() ? "" : " (did you mean '" + pick + "'?)";
 }
 
-std::vector<OpUse> opsUsed(const Graph& g) {
-  // Graph::unsupportedOps lines: "ai.onnx::Foo (opset 17)[ no version...], e.g. node 'x'".
-  std::set<std::pair<std::string, std::string>> missing;
-  for (const auto& line : g.unsupportedOps()) {
-    const size_t sep = line.find("::");
-    const size_t end = line.find(" (opset ");
-    if (sep == std::string::npos || end == std::string::npos || end < sep) continue;
-    missing.insert({line.substr(0, sep), line.substr(sep + 2, end - sep - 2)});
-  }
-  std::map<std::pair<std::string, std::string>, OpUse> ops;
-  for (size_t i = 0; i < g.numNodes(); ++i) {
-    const NodeInfo n = g.node(i);
-    const std::string domain = n.domain.empty() ? "ai.onnx" : n.domain;
-    OpUse& u = ops[{domain, n.opType}];
-    u.domain = domain;
-    u.opType = n.opType;
-    u.opset = g.opset(n.domain);
-    ++u.nodes;
-  }
-  for (const auto& [domain, op] : missing) {
-    OpUse& u = ops[{domain, op}];
-    u.domain = domain;
-    u.opType = op;
-    u.opset = g.opset(domain == "ai.onnx" ? "" : domain);
-  }
-  std::vector<OpUse> out;
-  for (auto& [key, u] : ops) {
-    u.supported = !missing.count(key);
-    out.push_back(u);
-  }
-  return out;
-}
-
 int listOps(const Options& o, const Graph& g) {
-  const std::vector<OpUse> ops = opsUsed(g);
+  const std::vector<OpUse> ops = g.opsUsed();
+  size_t nodes = 0;
+  for (const auto& u : ops) nodes += u.nodes;
+  auto domainName = [](const std::string& d) { return d.empty() ? std::string("ai.onnx") : d; };
   size_t unsupported = 0;
   Json list = Json::array();
   for (const auto& u : ops) {
     unsupported += !u.supported;
     Json e = Json::object();
-    e.set("domain", u.domain);
+    e.set("domain", domainName(u.domain));
     e.set("op_type", u.opType);
     e.set("opset", u.opset);
-    e.set("nodes", u.nodes);
+    e.set("nodes", static_cast<uint64_t>(u.nodes));
     e.set("supported", u.supported);
     list.push(std::move(e));
   }
@@ -115,11 +85,11 @@ int listOps(const Options& o, const Graph& g) {
     std::printf("%s\n", out.dump().c_str());
     return 0;
   }
-  std::printf("ops         %zu op types, %zu nodes, %zu unsupported\n", ops.size(), g.numNodes(), unsupported);
+  std::printf("ops         %zu op types, %zu nodes, %zu unsupported\n", ops.size(), nodes, unsupported);
   std::printf("  %-16s %-24s %5s %6s  %s\n", "domain", "op type", "opset", "nodes", "supported");
   for (const auto& u : ops)
-    std::printf("  %-16s %-24s %5lld %6s  %s\n", u.domain.c_str(), u.opType.c_str(), static_cast<long long>(u.opset),
-                u.nodes ? std::to_string(u.nodes).c_str() : "-", u.supported ? "yes" : "NO");
+    std::printf("  %-16s %-24s %5lld %6zu  %s\n", domainName(u.domain).c_str(), u.opType.c_str(),
+                static_cast<long long>(u.opset), u.nodes, u.supported ? "yes" : "NO");
   return 0;
 }
 

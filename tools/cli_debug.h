@@ -18,21 +18,8 @@ namespace oinfer::cli {
 // name's length (2 edits at least), else "".
 std::string closeMatchHint(const std::string& name, const std::vector<std::string>& names);
 
-// One (domain, op type) of a graph as loaded, with the opset the model
-// imports for the domain and whether this build has a kernel for it.
-struct OpUse {
-  std::string domain;  // "ai.onnx" for the default domain
-  std::string opType;
-  int64_t opset = 0;
-  int64_t nodes = 0;  // nodes of the main graph; 0: used only inside If / Loop / Scan bodies
-  bool supported = true;
-};
-// Sorted by domain, then op type. Ops only inside subgraphs are listed when
-// unsupported (Graph::unsupportedOps looks into subgraphs; nodes() does not).
-std::vector<OpUse> opsUsed(const Graph& g);
-
-// --list-ops: prints the ops of the file as loaded (text or --json); returns
-// the exit status.
+// --list-ops: prints Graph::opsUsed of the file as loaded (text or --json);
+// returns the exit status.
 int listOps(const Options& o, const Graph& g);
 
 // --fetch names must be values of the file (a graph input or a node output);

@@ -58,11 +58,11 @@ performance:
 debugging:
   --opt-level 0|1       graph passes: 0 none (the graph as the file has it),
                         1 all of them (default); there is no level 2
-  --list-ops            list the ops the model uses, as the file has them: one
-                        line per (domain, op type, the opset the model imports
-                        for that domain) with its node count and whether this
-                        build supports it; ops inside If / Loop / Scan bodies
-                        only when unsupported. Then exit, without a run
+  --list-ops            list the ops the model uses, as the file has them (If /
+                        Loop / Scan bodies included): one line per (domain, op
+                        type, the opset the model imports for that domain) with
+                        its node count and whether this build supports it.
+                        Then exit, without a run
   --dot FILE            write the graph as planned in Graphviz form: a box per
                         step (op type, node name), edges with tensor names and
                         shapes; fused nodes orange, with the ops they replaced.

@@ -222,6 +222,17 @@ case "$CASE" in
     has '^  ai\.onnx +Relu +17 +1  yes$'
     has '^  ai\.onnx +Softmax +17 +1  yes$'
     grep -q '^outputs' "$TMP/out" && fail "--list-ops ran the model"
+    # If / Loop / Scan bodies count: Mul is only in them.
+    run 0 "$SRC/tests/data/models/control_flow/model.onnx" --list-ops
+    has '^  ai\.onnx +Mul +18 +4  yes$'
+    has '^  ai\.onnx +If +18 +2  yes$'
+    # An op this build lacks: listed as such, exit 0 (a run of the model fails).
+    run 0 "$SRC/tests/cli/data/unsupported_op.onnx" --list-ops
+    has '^ops +2 op types, 2 nodes, 1 unsupported$'
+    has '^  com\.example +FooBar +3 +1  NO$'
+    has '^  ai\.onnx +Relu +17 +1  yes$'
+    run 2 "$SRC/tests/cli/data/unsupported_op.onnx"
+    err_has 'com\.example::FooBar \(opset 3\)'
     run 0 "$MODEL" --list-ops --json
     has '"op_type": "Gemm"'
     if command -v python3 >/dev/null; then
@@ -254,7 +265,12 @@ case "$CASE" in
     RUN_PATH="$TMP/bin" run 2 "$MODEL" --dot "$TMP/f.svg"
     err_has 'dot failed \(exit status 3\)'
     run 2 "$MODEL" --dot "$TMP/no/such/dir/g.dot"
-    err_has 'cannot write' ;;
+    err_has 'cannot write'
+    # Quotes, backslashes and line breaks in names are escaped.
+    run 0 "$SRC/tests/cli/data/odd_names.onnx" --dot "$TMP/odd.dot"
+    grep -qF 'in0 [shape=ellipse, style=filled, fillcolor="#d3f9d8", label="x \"in\""];' "$TMP/odd.dot" || fail "input name not escaped"
+    grep -qF 'label="Relu\nre\"lu\\1"];' "$TMP/odd.dot" || fail "node name not escaped"
+    grep -qF 's0 -> s1 [label="a\\b \"q\"\nz\n[2]"];' "$TMP/odd.dot" || fail "value name not escaped" ;;
   bench_seconds)
     run 0 "$MODEL" --bench 3 --bench-seconds 100
     has '^bench +3 runs after 1 warmup$'
