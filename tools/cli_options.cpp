@@ -24,6 +24,11 @@ inputs and outputs:
   --output-dir DIR      write each output to DIR/<output name>.npy
   --top-k K             print the K largest entries of each output with their
                         flat indices (e.g. a classifier's best classes)
+  --fetch NAME          also report NAME, any value of the model (an
+                        intermediate tensor too), like an output: printed,
+                        saved by --output-dir, in --json under "fetched". The
+                        graph passes keep it as the file computes it (no
+                        fusion through it); repeatable
 
 checking against reference data:
   --test-data DIR       read inputs from DIR/input_<k>.pb (graph inputs in order),
@@ -37,6 +42,11 @@ checking against reference data:
 performance:
   --bench N             time N more runs and print latency min / median / p90 /
                         max in ms, after the load and first-run (plan) times
+  --bench-seconds S     stop the timed runs after S seconds (at least one run);
+                        with --bench N at N runs or S seconds, whichever comes
+                        first; alone, as many runs as S seconds allow
+  --progress            a progress line on stderr during --bench and its
+                        warmup (the default when stderr is a terminal)
   --warmup K            untimed runs before the timed ones (default 1)
   --profile             per-node table: op type, node, mean ms, share of total,
                         slowest first (over the timed runs with --bench)
@@ -44,6 +54,20 @@ performance:
                         blocked layout) and each kernel's [algorithm isa], and
                         the memory plan (activation arena, its lower bound,
                         weights, kernel scratch)
+
+debugging:
+  --opt-level 0|1       graph passes: 0 none (the graph as the file has it),
+                        1 all of them (default); there is no level 2
+  --list-ops            list the ops the model uses, as the file has them (If /
+                        Loop / Scan bodies included): one line per (domain, op
+                        type, the opset the model imports for that domain) with
+                        its node count and whether this build supports it.
+                        Then exit, without a run
+  --dot FILE            write the graph as planned in Graphviz form: a box per
+                        step (op type, node name), edges with tensor names and
+                        shapes; fused nodes orange, with the ops they replaced.
+                        FILE.svg is rendered by Graphviz `dot` when it is on
+                        PATH, else the text goes to FILE.dot
 
 execution:
   --threads N           intra-op threads (default: all cores)
@@ -163,6 +187,29 @@ Options parseArgs(int argc, char** argv) {
       o.atol = parseNonNegative(opt, value());
     } else if (opt == "--bench") {
       o.bench = static_cast<int>(parseInt(opt, value(), 1, 1000000));
+    } else if (opt == "--bench-seconds") {
+      o.benchSeconds = parseNonNegative(opt, value());
+      if (o.benchSeconds <= 0) throw UsageError{"--bench-seconds: must be more than 0"};
+    } else if (opt == "--progress") {
+      flag();
+      o.progress = true;
+    } else if (opt == "--fetch") {
+      std::string name = value();
+      if (name.empty()) throw UsageError{"--fetch: empty tensor name"};
+      for (const auto& f : o.fetch)
+        if (f == name) throw UsageError{"--fetch " + name + " given twice"};
+      o.fetch.push_back(name);
+    } else if (opt == "--opt-level") {
+      const std::string v = value();
+      if (v != "0" && v != "1")
+        throw UsageError{"--opt-level: '" + v + "' is not a level (0: no graph passes, 1: all of them)"};
+      o.optLevel = v == "0" ? 0 : 1;
+    } else if (opt == "--dot") {
+      o.dotFile = value();
+      if (o.dotFile.empty()) throw UsageError{"--dot: empty file name"};
+    } else if (opt == "--list-ops") {
+      flag();
+      o.listOps = true;
     } else if (opt == "--warmup") {
       o.warmup = static_cast<int>(parseInt(opt, value(), 0, 1000000));
     } else if (opt == "--profile") {

@@ -19,6 +19,12 @@ struct Options {
   double atol = 1e-7;
   int bench = 0;    // timed runs; 0 = no benchmark
   int warmup = -1;  // -1: default (1 when benchmarking)
+  double benchSeconds = 0;  // --bench-seconds: time budget of the timed runs; 0 = none
+  bool progress = false;    // --progress: progress lines on stderr even when it is not a terminal
+  std::vector<std::string> fetch;  // --fetch NAME, in order
+  int optLevel = 1;                // --opt-level: SessionOptions::optimizationLevel
+  std::string dotFile;             // --dot FILE
+  bool listOps = false;            // --list-ops
   bool profile = false;
   bool printPlan = false;
   int threads = 0;

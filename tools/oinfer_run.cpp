@@ -3,6 +3,8 @@
 // Every failure ends up in main()'s catch blocks as one "oinfer-run: ..." line
 // on stderr and exit status 2; only a --test-data mismatch exits 1. With
 // --json, stdout holds a single JSON object and nothing else.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -14,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_debug.h"
 #include "cli_json.h"
 #include "cli_options.h"
 #include "cli_tensor.h"
@@ -253,12 +256,18 @@ int runTool(const Options& o) {
   so.threads = o.threads;
   if (!o.logLevel.empty()) so.logLevel = o.logLevel;
   so.profiling = o.profile;
+  so.optimizationLevel = o.optLevel;
+  so.keepValues = o.fetch;
   checkDevice(o, so);
 
   Json out = Json::object();
   auto t0 = Clock::now();
   Graph graph = Graph::loadFromONNX(o.model);
+  if (o.listOps) return listOps(o, graph);
+  checkFetchNames(o, graph);
   const FileSummary file = summarise(graph);
+  Graph fileGraph;  // for --dot: the ops the fused nodes replaced
+  if (!o.dotFile.empty()) fileGraph = graph;
   Session session(std::move(graph), so);
   double loadMs = msSince(t0);
   const Graph& g = session.graph();
@@ -285,56 +294,67 @@ int runTool(const Options& o) {
   }
   out.set("inputs", std::move(inJson));
 
+  std::vector<std::string> names;
+  for (const auto& v : g.outputs()) names.push_back(v.name);
+  const size_t numOutputs = names.size();
+  names.insert(names.end(), o.fetch.begin(), o.fetch.end());
   auto t1 = Clock::now();
-  std::vector<Tensor> outputs = session.run(feeds);
+  std::vector<Tensor> outputs = o.fetch.empty() ? session.run(feeds) : session.run(feeds, names);
   double firstMs = msSince(t1);
+  std::vector<Tensor> fetched(outputs.begin() + static_cast<std::ptrdiff_t>(std::min(numOutputs, outputs.size())), outputs.end());
+  outputs.resize(std::min(numOutputs, outputs.size()));
   Json timing = Json::object();
   timing.set("load_ms", loadMs);
   timing.set("first_run_ms", firstMs);
   out.set("timing", std::move(timing));
 
-  // ---- outputs
-  Json outJson = Json::array();
-  if (!o.json) std::printf("outputs\n");
-  for (size_t i = 0; i < outputs.size() && i < g.outputs().size(); ++i) {
-    const Tensor& t = outputs[i];
-    Stats s = computeStats(t);
-    Json e = Json::object();
-    e.set("name", g.outputs()[i].name);
-    e.set("dtype", dataTypeName(t.dtype()));
-    e.set("shape", shapeJson(t.shape()));
-    e.set("min", s.valid ? Json(s.min) : Json());
-    e.set("max", s.valid ? Json(s.max) : Json());
-    e.set("mean", s.valid ? Json(s.mean) : Json());
-    e.set("nan_count", s.nanCount);
-    if (!o.json) {
-      std::printf("  %s %-8s %-16s", pad(g.outputs()[i].name, 20).c_str(), dataTypeName(t.dtype()), shapeToString(t.shape()).c_str());
-      if (s.valid)
-        std::printf(" min %s  max %s  mean %s", num(s.min).c_str(), num(s.max).c_str(), num(s.mean).c_str());
-      else if (t.numel() == 0)
-        std::printf(" (empty)");
-      else if (!isNumeric(t.dtype()))
-        std::printf(" (%lld elements)", static_cast<long long>(t.numel()));
-      if (s.nanCount) std::printf("  NaN %lld", static_cast<long long>(s.nanCount));
-      std::printf("\n");
-    }
-    if (o.topK > 0) {
-      Json top = Json::array();
-      auto best = topK(t, o.topK);
-      if (!o.json) std::printf("    top-%d:", o.topK);
-      for (auto [idx, val] : best) {
-        Json te = Json::object();
-        te.set("index", idx);
-        te.set("value", val);
-        top.push(std::move(te));
-        if (!o.json) std::printf(" [%lld] %s", static_cast<long long>(idx), num(val).c_str());
+  // ---- outputs and --fetch values
+  auto report = [&](const char* title, const std::vector<Tensor>& tensors, size_t firstName) {
+    Json list = Json::array();
+    if (!o.json) std::printf("%s\n", title);
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      const Tensor& t = tensors[i];
+      const std::string& name = names[firstName + i];
+      Stats s = computeStats(t);
+      Json e = Json::object();
+      e.set("name", name);
+      e.set("dtype", dataTypeName(t.dtype()));
+      e.set("shape", shapeJson(t.shape()));
+      e.set("min", s.valid ? Json(s.min) : Json());
+      e.set("max", s.valid ? Json(s.max) : Json());
+      e.set("mean", s.valid ? Json(s.mean) : Json());
+      e.set("nan_count", s.nanCount);
+      if (!o.json) {
+        std::printf("  %s %-8s %-16s", pad(name, 20).c_str(), dataTypeName(t.dtype()), shapeToString(t.shape()).c_str());
+        if (s.valid)
+          std::printf(" min %s  max %s  mean %s", num(s.min).c_str(), num(s.max).c_str(), num(s.mean).c_str());
+        else if (t.numel() == 0)
+          std::printf(" (empty)");
+        else if (!isNumeric(t.dtype()))
+          std::printf(" (%lld elements)", static_cast<long long>(t.numel()));
+        if (s.nanCount) std::printf("  NaN %lld", static_cast<long long>(s.nanCount));
+        std::printf("\n");
       }
-      if (!o.json) std::printf("%s\n", best.empty() ? " (no numeric entries)" : "");
-      e.set("top_k", std::move(top));
+      if (o.topK > 0) {
+        Json top = Json::array();
+        auto best = topK(t, o.topK);
+        if (!o.json) std::printf("    top-%d:", o.topK);
+        for (auto [idx, val] : best) {
+          Json te = Json::object();
+          te.set("index", idx);
+          te.set("value", val);
+          top.push(std::move(te));
+          if (!o.json) std::printf(" [%lld] %s", static_cast<long long>(idx), num(val).c_str());
+        }
+        if (!o.json) std::printf("%s\n", best.empty() ? " (no numeric entries)" : "");
+        e.set("top_k", std::move(top));
+      }
+      list.push(std::move(e));
     }
-    outJson.push(std::move(e));
-  }
-  out.set("outputs", std::move(outJson));
+    return list;
+  };
+  out.set("outputs", report("outputs", outputs, 0));
+  if (!o.fetch.empty()) out.set("fetched", report("fetched", fetched, numOutputs));
 
   // ---- --output-dir
   if (!o.outputDir.empty()) {
@@ -342,12 +362,12 @@ int runTool(const Options& o) {
     if (ec) throw Fatal{"--output-dir " + o.outputDir + ": " + ec.message()};
     std::set<std::string> used;
     Json files = Json::array();
-    for (size_t i = 0; i < outputs.size() && i < g.outputs().size(); ++i) {
-      std::string base = sanitizeFileName(g.outputs()[i].name), name = base;
+    for (size_t i = 0; i < outputs.size() + fetched.size(); ++i) {
+      std::string base = sanitizeFileName(names[i]), name = base;
       for (int k = 1; used.count(name); ++k) name = base + "_" + std::to_string(k);
       used.insert(name);
       std::string path = (fs::path(o.outputDir) / (name + ".npy")).string();
-      saveNpy(path, outputs[i]);
+      saveNpy(path, i < outputs.size() ? outputs[i] : fetched[i - outputs.size()]);
       files.push(path);
       if (!o.json) std::printf("wrote %s\n", path.c_str());
     }
@@ -397,20 +417,43 @@ int runTool(const Options& o) {
   }
 
   // ---- --bench / --profile
-  if (o.bench > 0) {
+  if (o.bench > 0 || o.benchSeconds > 0) {
+    const int requested = o.bench > 0 ? o.bench : 1000000;
+    const bool budget = o.benchSeconds > 0;
     int warmup = o.warmup >= 0 ? o.warmup : 1;
-    for (int i = 0; i < warmup; ++i) session.run(feeds);
+    Progress progress(o.progress || isatty(2));
+    for (int i = 0; i < warmup; ++i) {
+      progress.update("bench warmup " + std::to_string(i + 1) + "/" + std::to_string(warmup), false);
+      session.run(feeds);
+    }
     if (o.profile) session.resetProfile();
     std::vector<double> ms;
-    ms.reserve(static_cast<size_t>(o.bench));
-    for (int i = 0; i < o.bench; ++i) {
+    if (o.bench > 0) ms.reserve(static_cast<size_t>(o.bench));
+    const auto tStart = Clock::now();
+    bool budgetReached = false;
+    for (int i = 0; i < requested; ++i) {
+      if (budget && i > 0 && msSince(tStart) >= o.benchSeconds * 1000.0) {
+        budgetReached = true;
+        break;
+      }
       auto tb = Clock::now();
       session.run(feeds);
       ms.push_back(msSince(tb));
+      std::string line = "bench " + std::to_string(ms.size()) + (o.bench > 0 ? "/" + std::to_string(o.bench) : "") +
+                         " runs, " + fmt("%.1f", msSince(tStart) / 1000.0) +
+                         (budget ? "/" + fmt("%g", o.benchSeconds) : "") + " s, last " + fmt("%.3f", ms.back()) + " ms";
+      progress.update(line, i + 1 == requested);
     }
+    if (budgetReached)
+      progress.update("bench " + std::to_string(ms.size()) + " runs: time budget of " + fmt("%g", o.benchSeconds) +
+                          " s reached",
+                      true);
     BenchResult r = benchStats(ms);
     Json b = Json::object();
-    b.set("runs", o.bench);
+    b.set("runs", static_cast<int64_t>(ms.size()));
+    if (o.bench > 0) b.set("requested_runs", o.bench);
+    if (budget) b.set("budget_s", o.benchSeconds);
+    b.set("budget_reached", budgetReached);
     b.set("warmup", warmup);
     b.set("threads", o.threads);
     b.set("load_ms", loadMs);
@@ -422,7 +465,8 @@ int runTool(const Options& o) {
     b.set("mean_ms", r.mean);
     out.set("bench", std::move(b));
     if (!o.json) {
-      std::printf("bench       %d runs after %d warmup\n", o.bench, warmup);
+      std::printf("bench       %zu runs after %d warmup%s\n", ms.size(), warmup,
+                  budgetReached ? (" (time budget of " + fmt("%g", o.benchSeconds) + " s reached)").c_str() : "");
       std::printf("  load %s ms   first run (plan) %s ms\n", fmt("%.3f", loadMs).c_str(), fmt("%.3f", firstMs).c_str());
       std::printf("  latency ms  min %s  median %s  p90 %s  max %s\n", fmt("%.3f", r.min).c_str(),
                   fmt("%.3f", r.median).c_str(), fmt("%.3f", r.p90).c_str(), fmt("%.3f", r.max).c_str());
@@ -520,6 +564,26 @@ int runTool(const Options& o) {
     }
     if (!o.json && o.device == "cuda")
       std::printf("            device arena %s\n", bytesText(plan.memory.deviceArenaBytes).c_str());
+  }
+
+  // ---- --dot
+  if (!o.dotFile.empty()) {
+    const PlanInfo plan = session.plan(inputShapes);
+    std::string format, written;
+    try {
+      written = writeDot(o.dotFile, graphToDot(fileGraph, g, plan, inputShapes), format);
+    } catch (const std::runtime_error& e) {
+      throw Fatal{e.what()};
+    }
+    Json d = Json::object();
+    d.set("file", written);
+    d.set("format", format);
+    out.set("dot", std::move(d));
+    if (!o.json) {
+      if (format == "svg") std::printf("wrote %s (the plan's graph, rendered by Graphviz dot)\n", written.c_str());
+      else if (written != o.dotFile) std::printf("wrote %s (the plan's graph; dot is not on PATH, no SVG)\n", written.c_str());
+      else std::printf("wrote %s (the plan's graph in Graphviz form)\n", written.c_str());
+    }
   }
 
   if (o.json) std::printf("%s\n", out.dump().c_str());

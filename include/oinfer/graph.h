@@ -46,6 +46,16 @@ struct NodeInfo {
   bool hasSubgraphs = false;  // If / Loop / Scan bodies
 };
 
+// One op a graph uses: a (domain, op type) pair, with the opset the model
+// imports for that domain.
+struct OpUse {
+  std::string domain;  // "" is the default ONNX domain
+  std::string opType;
+  int64_t opset = 0;
+  size_t nodes = 0;        // nodes of that op, If / Loop / Scan bodies included
+  bool supported = false;  // this build has the op for that opset
+};
+
 class Graph {
  public:
   Graph();  // an empty graph
@@ -101,6 +111,9 @@ class Graph {
   // The ops the engine lacks (for the model's opsets), one per line with an
   // example node; empty when everything is supported.
   std::vector<std::string> unsupportedOps() const;
+  // Every op the graph uses (subgraphs included), sorted by domain, then op
+  // type: what a runtime needs to run the model.
+  std::vector<OpUse> opsUsed() const;
 
  private:
   friend struct detail::GraphAccess;

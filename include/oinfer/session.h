@@ -23,6 +23,13 @@ struct SessionOptions {
   std::shared_ptr<ThreadPool> threadPool;
   std::string logLevel = "warn";   // trace|debug|info|warn|error|off (OINFER_LOG_LEVEL overrides)
   int optimizationLevel = 1;       // 0 = no graph passes, 1 = all passes
+  // Intermediate values run(inputs, names) will fetch: the graph passes treat
+  // each like a graph output (never fused away or removed; fusions through it
+  // are skipped), so it is computed as the file computes it. Names that are
+  // not values of the model (node outputs or graph inputs) are an
+  // Error(kInvalidArgument) from the constructor. Without this, fetching a
+  // value a pass fused away is an Error that says so.
+  std::vector<std::string> keepValues;
   bool profiling = false;          // collect per-node timings
   // CPU, optimizationLevel >= 1: intermediate 4-d float32 tensors with a
   // multiple of 16 channels are kept in the blocked layout NCHW16c between

@@ -82,5 +82,6 @@ size_t Graph::weightBytes() const { return GraphAccess::ir(*this).weightBytes();
 std::vector<std::string> Graph::unsupportedOps() const {
   return oinfer::unsupportedOps(GraphAccess::ir(*this), builtinRegistry());
 }
+std::vector<OpUse> Graph::opsUsed() const { return oinfer::opsUsed(GraphAccess::ir(*this), builtinRegistry()); }
 
 }  // namespace oinfer

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <new>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -38,6 +39,36 @@ void configureLogging(const std::string& level) {
   spdlog::set_level(spdlog::level::from_str(l));
 }
 
+size_t editDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// " (did you mean 'x'?)" for the closest of `names` within a third of the
+// name's length (2 edits at least), else "".
+std::string closeMatchHint(const std::string& name, const std::set<std::string>& names) {
+  const size_t limit = std::max<size_t>(2, name.size() / 3);
+  size_t best = limit + 1;
+  std::string pick;
+  for (const auto& n : names) {
+    const size_t lenGap = n.size() > name.size() ? n.size() - name.size() : name.size() - n.size();
+    if (lenGap > limit) continue;
+    const size_t d = editDistance(name, n);
+    if (d < best) best = d, pick = n;
+  }
+  return pick.empty() ? "" : " (did you mean '" + pick + "'?)";
+}
+
 }  // namespace
 
 struct Session::Impl {
@@ -53,6 +84,10 @@ struct Session::Impl {
   // Per graph input and dim: the index of its symbol in a run's symbol table, or -1.
   std::vector<std::vector<int>> symbolIds;
   std::vector<std::string> symbolNames;
+  // The values of the file before the passes (graph inputs, node outputs) and
+  // its weights: to tell a name the passes fused away from one the model never had.
+  std::set<std::string> fileValues;
+  std::set<std::string> fileWeights;
 
   // Output buffers run() handed out, kept so that a later run() writes into
   // one the caller has since let go of (held only here: use_count 1) rather
@@ -69,6 +104,11 @@ struct Session::Impl {
   std::vector<OutputBuffer> outputBuffers;
 
   void checkInputs(const TensorMap& inputs) const;
+  // Why `name` is not a value of the file: "not a value of the model (did you mean 'y'?)".
+  std::string notAValue(const std::string& name) const;
+  // After a failed plan: throws the reason when a fetched name is not in the
+  // graph as optimized (fused away, or never in the model); else returns.
+  void explainFetch(const std::vector<std::string>& names) const;
   std::shared_ptr<Plan> planFor(const TensorMap& inputs, const std::vector<std::string>& fetch);
   // Gives each of run()'s outputs of `plan` whose shape is known now a free
   // kept buffer of about its size (or a new kept one, under the cap or in
@@ -112,6 +152,27 @@ void Session::Impl::provideKeptOutputs(const Plan& plan, ExecContext& ctx) {
       }
     }
     exec->provideOutput(plan, ctx, j, Tensor::share(s.type.dtype, s.shape, pick->holder, pick->holder.get()));
+  }
+}
+
+std::string Session::Impl::notAValue(const std::string& name) const {
+  if (fileWeights.count(name)) return "a weight (initializer), not a computed value";
+  return "not a value of the model" + closeMatchHint(name, fileValues);
+}
+
+void Session::Impl::explainFetch(const std::vector<std::string>& names) const {
+  std::set<std::string> now;
+  for (const auto& in : irGraph->inputs) now.insert(in.name);
+  for (const auto& [n, t] : irGraph->initializers) now.insert(n);
+  for (const Node& n : irGraph->nodes) now.insert(n.outputs.begin(), n.outputs.end());
+  for (const auto& name : names) {
+    if (now.count(name)) continue;
+    if (fileValues.count(name))
+      throw Error(ErrorCode::kInvalidArgument,
+                  "unknown output '" + name + "': the graph passes fused it away (optimizationLevel " +
+                      std::to_string(options.optimizationLevel) +
+                      "); name it in SessionOptions::keepValues to keep it, or use optimizationLevel 0");
+    throw Error(ErrorCode::kInvalidArgument, "unknown output '" + name + "': " + notAValue(name));
   }
 }
 
@@ -214,7 +275,44 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
   // The blocked layout is kept only where the kernels that take it run (the
   // CPU layer says); the passes plan around it.
   pipeline.blockedLayout = options.device == Device::kCPU && options.blockedLayout && cpuTakesBlockedLayout();
+  for (const auto& in : g.inputs) impl_->fileValues.insert(in.name);
+  for (const Node& n : g.nodes)
+    for (const auto& o : n.outputs)
+      if (!o.empty()) impl_->fileValues.insert(o);
+  for (const auto& [n, t] : g.initializers)
+    if (!impl_->fileValues.count(n)) impl_->fileWeights.insert(n);
+  // keepValues: graph outputs while the passes run (every pass leaves graph
+  // outputs as the file computes them), then taken off again.
+  std::set<std::string> kept;
+  for (const auto& name : options.keepValues) {
+    if (!impl_->fileValues.count(name))
+      throw Error(ErrorCode::kInvalidArgument,
+                  "SessionOptions::keepValues: '" + name + "' is " + impl_->notAValue(name));
+    bool output = false;
+    for (const auto& o : g.outputs) output |= o.name == name;
+    if (!output) kept.insert(name);
+  }
+  if (!kept.empty()) {
+    // Typed, so that fp16 casts a float32 one back like an output.
+    if (!g.shapesInferred()) {
+      try {
+        inferShapes(g, registry);
+      } catch (const Error&) {
+        // reported below, after the passes
+      }
+    }
+    for (const auto& name : kept) {
+      const ValueInfo* vi = g.findValue(name);
+      ValueInfo v = vi ? *vi : ValueInfo{};
+      v.name = name;
+      g.outputs.push_back(std::move(v));
+    }
+  }
   passes::optimize(g, registry, pipeline);
+  if (!kept.empty())
+    g.outputs.erase(std::remove_if(g.outputs.begin(), g.outputs.end(),
+                                   [&](const ValueInfo& v) { return kept.count(v.name) > 0; }),
+                    g.outputs.end());
   if (!g.shapesInferred()) inferShapes(g, registry);
   impl_->pool = options.threadPool ? options.threadPool : std::make_shared<ThreadPool>(options.threads);
   runtime::DeviceConfig dev;
@@ -271,7 +369,13 @@ struct ContextLease {
 std::vector<Tensor> Session::run(const TensorMap& inputs, const std::vector<std::string>& outputNames) {
   impl_->pool->wake();  // workers wake while the inputs are checked and the plan found
   impl_->checkInputs(inputs);
-  auto plan = impl_->planFor(inputs, outputNames);
+  std::shared_ptr<Plan> plan;
+  try {
+    plan = impl_->planFor(inputs, outputNames);
+  } catch (const Error&) {
+    impl_->explainFetch(outputNames);
+    throw;
+  }
   Executor& exec = *impl_->exec;
   ContextLease lease(exec, *plan);
   ExecContext& ctx = *lease.ctx;
@@ -281,7 +385,14 @@ std::vector<Tensor> Session::run(const TensorMap& inputs, const std::vector<std:
   exec.execute(*plan, ctx);
   std::vector<Tensor> out;
   out.reserve(plan->results.size());
-  for (int id : plan->results) {
+  for (size_t j = 0; j < plan->results.size(); ++j) {
+    const int id = plan->results[j];
+    // A name asked for twice: the same tensor again (the first took the buffer).
+    const auto first = std::find(plan->results.begin(), plan->results.begin() + j, id);
+    if (first != plan->results.begin() + j) {
+      out.push_back(out[size_t(first - plan->results.begin())]);
+      continue;
+    }
     const Slot& s = plan->slots[id];
     Tensor& t = ctx.values[id].tensor;
     if (s.device == Device::kCUDA) {  // deviceIO: a new device buffer for the caller

@@ -1,6 +1,7 @@
 #include "ops/graph_shapes.h"
 
 #include <functional>
+#include <map>
 #include <set>
 
 #include "ops/evaluate.h"
@@ -35,6 +36,31 @@ std::vector<std::string> unsupportedOps(const ir::Graph& g, const Registry& r) {
     lastOp = op;
     out.push_back(m);
   }
+  return out;
+}
+
+std::vector<OpUse> opsUsed(const ir::Graph& g, const Registry& r) {
+  std::map<std::pair<std::string, std::string>, OpUse> ops;
+  std::function<void(const std::vector<Node>&)> visit = [&](const std::vector<Node>& ns) {
+    for (const Node& n : ns) {
+      for (const auto& a : n.attributes) {
+        if (a.g) visit(a.g->nodes);
+        for (const auto& sg : a.graphs)
+          if (sg) visit(sg->nodes);
+      }
+      OpUse& u = ops[{n.domain, n.opType}];
+      if (u.nodes++ == 0) {
+        u.domain = n.domain;
+        u.opType = n.opType;
+        u.opset = g.opset(n.domain);
+        u.supported = findOpDef(r, g, n) != nullptr;
+      }
+    }
+  };
+  visit(g.nodes);
+  std::vector<OpUse> out;
+  out.reserve(ops.size());
+  for (auto& [key, u] : ops) out.push_back(std::move(u));
   return out;
 }
 

@@ -14,6 +14,10 @@ namespace oinfer {
 // each with an example node; empty when everything is supported.
 std::vector<std::string> unsupportedOps(const ir::Graph& g, const Registry& r);
 
+// Every op of the graph (subgraphs included) with its node count and whether
+// `r` has it for the graph's opset of its domain; sorted by domain, op type.
+std::vector<OpUse> opsUsed(const ir::Graph& g, const Registry& r);
+
 // Types every value of `g` (sorting it first when needed), propagating
 // symbolic dims and the values of small integer shape tensors; declared
 // output dims keep their names where inference found only fresh symbols.

@@ -18,11 +18,15 @@ fail() {
   exit 1
 }
 
-# run EXPECTED_STATUS ARGS...: runs oinfer-run with a time limit.
+# run EXPECTED_STATUS ARGS...: runs oinfer-run with a time limit (and PATH=$RUN_PATH when set).
 run() {
   local want="$1"
   shift
-  timeout 120 "$RUN" "$@" >"$TMP/out" 2>"$TMP/err"
+  if [ -n "${RUN_PATH:-}" ]; then
+    timeout 120 env PATH="$RUN_PATH" "$RUN" "$@" >"$TMP/out" 2>"$TMP/err"
+  else
+    timeout 120 "$RUN" "$@" >"$TMP/out" 2>"$TMP/err"
+  fi
   local got=$?
   [ "$got" -eq "$want" ] || fail "exit status $got, expected $want (args: $*)"
   if [ "$want" -eq 2 ]; then
@@ -38,8 +42,9 @@ case "$CASE" in
     run 0 --help
     has '^usage: oinfer-run MODEL'
     for opt in --input --shape --output-dir --test-data --rtol --atol --bench --warmup --profile \
-      --print-plan --threads --device --fp16 --no-cuda-graphs --json --top-k --help --version; do
-      has -- "$opt"
+      --print-plan --threads --device --fp16 --no-cuda-graphs --json --top-k --help --version \
+      --fetch --opt-level --list-ops --dot --bench-seconds --progress; do
+      has "$opt"
     done ;;
   version)
     run 0 --version
@@ -164,6 +169,139 @@ case "$CASE" in
     # Each GEMM step names its algorithm and ISA (Kernel::algorithm).
     has '\[gemm-packed-b (avx512|avx2|portable)\]'
     has '^memory +arena [0-9.]+ [KMG]?i?B, lower bound [0-9.]+ [KMG]?i?B \(arena / bound [0-9.]+\), weights 1[0-9.]+ KiB, scratch [0-9.]+ [KMG]?i?B' ;;
+  fetch)
+    # hidden_pre is fused away at level 1 (Gemm + Relu -> FusedMatMul) unless fetched.
+    run 0 "$MODEL" --input "pixels=$SAMPLE7" --fetch hidden_pre --fetch hidden --threads 1
+    has '^fetched$'
+    has '^  hidden_pre +float32 +\[1,64\] +min -[0-9.]+ +max [0-9.]+ +mean [0-9.]+$'
+    has '^  hidden +float32 +\[1,64\] +min 0 +max [0-9.]+ +mean [0-9.]+$'
+    has 'top-1|probabilities +float32 +\[1,10\]'
+    grep -E '^  hidden' "$TMP/out" >"$TMP/level1"
+    # The same values as the graph without passes.
+    run 0 "$MODEL" --input "pixels=$SAMPLE7" --fetch hidden_pre --fetch hidden --threads 1 --opt-level 0
+    grep -E '^  hidden' "$TMP/out" >"$TMP/level0"
+    cmp -s "$TMP/level0" "$TMP/level1" || fail "fetched values differ between --opt-level 0 and 1"
+    # The plan keeps the Gemm's own output; the rest stays fused.
+    run 0 "$MODEL" --fetch hidden_pre --print-plan
+    has 'FusedMatMul +fc1 +-> hidden_pre \[1,64\]'
+    has 'Relu +relu1 +-> hidden \[1,64\]'
+    has 'FusedMatMul +fc2 '
+    # Saved and reported like outputs; a graph output may be fetched too.
+    run 0 "$MODEL" --input "pixels=$SAMPLE7" --fetch hidden_pre --fetch probabilities --output-dir "$TMP/o" --json
+    [ -f "$TMP/o/hidden_pre.npy" ] || fail "no hidden_pre.npy written"
+    [ -f "$TMP/o/probabilities.npy" ] || fail "no probabilities.npy written"
+    has '"fetched": '
+    if command -v python3 >/dev/null; then
+      python3 -c 'import json,sys; d=json.load(sys.stdin); f=d["fetched"]; assert [e["name"] for e in f]==["hidden_pre","probabilities"], f; assert f[0]["shape"]==[1,64]; assert f[1]["max"]==d["outputs"][0]["max"]' \
+        <"$TMP/out" || fail "stdout is not the expected JSON"
+    fi ;;
+  fetch_errors)
+    run 2 "$MODEL" --fetch hiden_pre
+    err_has "^oinfer-run: --fetch hiden_pre: the model has no value 'hiden_pre' \(did you mean 'hidden_pre'\?\)$"
+    run 2 "$MODEL" --fetch zzz
+    err_has "^oinfer-run: --fetch zzz: the model has no value 'zzz'$"
+    run 2 "$MODEL" --fetch W1
+    err_has "'W1' is a weight \(initializer\), not a computed value"
+    run 2 "$MODEL" --fetch hidden --fetch hidden
+    err_has "--fetch hidden given twice"
+    run 2 "$MODEL" --fetch ;;
+  opt_level)
+    run 0 "$MODEL" --opt-level 0 --print-plan
+    has '^     0  Gemm +fc1 +-> hidden_pre \[1,64\]'
+    has 'Relu +relu1 +-> hidden \[1,64\]'
+    run 0 "$MODEL" --opt-level=1 --print-plan
+    has 'FusedMatMul +fc1 +-> hidden \[1,64\]'
+    run 2 "$MODEL" --opt-level 2
+    err_has "--opt-level: '2' is not a level \(0: no graph passes, 1: all of them\)"
+    run 2 "$MODEL" --opt-level fast
+    err_has "--opt-level: 'fast' is not a level" ;;
+  list_ops)
+    run 0 "$MODEL" --list-ops
+    has '^ops +3 op types, 4 nodes, 0 unsupported$'
+    has '^  ai\.onnx +Gemm +17 +2  yes$'
+    has '^  ai\.onnx +Relu +17 +1  yes$'
+    has '^  ai\.onnx +Softmax +17 +1  yes$'
+    grep -q '^outputs' "$TMP/out" && fail "--list-ops ran the model"
+    # If / Loop / Scan bodies count: Mul is only in them.
+    run 0 "$SRC/tests/data/models/control_flow/model.onnx" --list-ops
+    has '^  ai\.onnx +Mul +18 +4  yes$'
+    has '^  ai\.onnx +If +18 +2  yes$'
+    # An op this build lacks: listed as such, exit 0 (a run of the model fails).
+    run 0 "$SRC/tests/cli/data/unsupported_op.onnx" --list-ops
+    has '^ops +2 op types, 2 nodes, 1 unsupported$'
+    has '^  com\.example +FooBar +3 +1  NO$'
+    has '^  ai\.onnx +Relu +17 +1  yes$'
+    run 2 "$SRC/tests/cli/data/unsupported_op.onnx"
+    err_has 'com\.example::FooBar \(opset 3\)'
+    run 0 "$MODEL" --list-ops --json
+    has '"op_type": "Gemm"'
+    if command -v python3 >/dev/null; then
+      python3 -c 'import json,sys; d=json.load(sys.stdin); assert {"domain":"ai.onnx","op_type":"Gemm","opset":17,"nodes":2,"supported":True} in d["ops"], d' \
+        <"$TMP/out" || fail "stdout is not the expected JSON"
+    fi ;;
+  dot)
+    run 0 "$MODEL" --dot "$TMP/g.dot"
+    has "^wrote $TMP/g.dot "
+    grep -q '^digraph oinfer {' "$TMP/g.dot" || fail "no digraph in g.dot"
+    grep -qF 'label="FusedMatMul\nfc1\n(Gemm+Relu)"' "$TMP/g.dot" || fail "the fused Gemm+Relu is not marked"
+    grep -qF 'fillcolor="#ffd8a8"' "$TMP/g.dot" || fail "fused nodes are not coloured"
+    grep -qF 'in0 -> s0 [label="pixels\n[1,64]"]' "$TMP/g.dot" || fail "no input edge with its shape"
+    grep -qF 's2 -> out0 [label="probabilities\n[1,10]"]' "$TMP/g.dot" || fail "no output edge"
+    # .svg without Graphviz on PATH: the DOT text next to it.
+    mkdir -p "$TMP/bin"
+    RUN_PATH="$TMP/bin" run 0 "$MODEL" --dot "$TMP/h.svg"
+    has "wrote $TMP/h.dot \(the plan's graph; dot is not on PATH, no SVG\)"
+    [ -f "$TMP/h.dot" ] && [ ! -e "$TMP/h.svg" ] || fail "expected h.dot and no h.svg"
+    # .svg with a dot on PATH (a stand-in recording its arguments): rendered through it.
+    printf '#!/bin/sh\necho "$@" >"%s/dot_args"\nprintf "<svg/>" >"$3"\n' "$TMP" >"$TMP/bin/dot"
+    chmod +x "$TMP/bin/dot"
+    RUN_PATH="$TMP/bin" run 0 "$MODEL" --dot "$TMP/r.svg" --json
+    grep -q '^-Tsvg -o .*/r.svg ' "$TMP/dot_args" || fail "dot not called as dot -Tsvg -o FILE"
+    [ "$(cat "$TMP/r.svg")" = "<svg/>" ] || fail "r.svg is not what dot wrote"
+    ls "$TMP" | grep -q 'tmp.dot' && fail "the temporary .dot file was left behind"
+    has '"format": "svg"'
+    # A dot that fails: exit 2, one line.
+    printf '#!/bin/sh\nexit 3\n' >"$TMP/bin/dot"
+    RUN_PATH="$TMP/bin" run 2 "$MODEL" --dot "$TMP/f.svg"
+    err_has 'dot failed \(exit status 3\)'
+    run 2 "$MODEL" --dot "$TMP/no/such/dir/g.dot"
+    err_has 'cannot write'
+    # Quotes, backslashes and line breaks in names are escaped.
+    run 0 "$SRC/tests/cli/data/odd_names.onnx" --dot "$TMP/odd.dot"
+    grep -qF 'in0 [shape=ellipse, style=filled, fillcolor="#d3f9d8", label="x \"in\""];' "$TMP/odd.dot" || fail "input name not escaped"
+    grep -qF 'label="Relu\nre\"lu\\1"];' "$TMP/odd.dot" || fail "node name not escaped"
+    grep -qF 's0 -> s1 [label="a\\b \"q\"\nz\n[2]"];' "$TMP/odd.dot" || fail "value name not escaped" ;;
+  bench_seconds)
+    run 0 "$MODEL" --bench 3 --bench-seconds 100
+    has '^bench +3 runs after 1 warmup$'
+    # A run takes microseconds: a million would take more than half a second.
+    run 0 "$MODEL" --bench-seconds 0.5 --json
+    if command -v python3 >/dev/null; then
+      python3 -c 'import json,sys; b=json.load(sys.stdin)["bench"]; assert b["budget_reached"] and b["budget_s"]==0.5 and 1 <= b["runs"] < 1000000, b' \
+        <"$TMP/out" || fail "stdout is not the expected JSON"
+    fi
+    run 0 "$MODEL" --bench-seconds 0.2
+    has '^bench +[0-9]+ runs after 1 warmup \(time budget of 0.2 s reached\)$'
+    run 2 "$MODEL" --bench-seconds 0
+    err_has -- '--bench-seconds: must be more than 0'
+    run 2 "$MODEL" --bench-seconds x ;;
+  progress)
+    run 0 "$MODEL" --bench 3
+    [ -s "$TMP/err" ] && fail "progress on a stderr that is not a terminal, without --progress"
+    run 0 "$MODEL" --bench 3 --progress
+    grep -qE '^bench 3/3 runs, [0-9.]+ s, last [0-9.]+ ms$' "$TMP/err" || fail "no final progress line"
+    # On a terminal, without --progress: one line rewritten in place, then cleared.
+    if command -v script >/dev/null; then
+      script -qc "'$RUN' '$MODEL' --bench 3 >/dev/null" /dev/null >"$TMP/tty" 2>&1
+      grep -q 'bench 3/3 runs' "$TMP/tty" || fail "no progress on a terminal"
+      grep -q $'\r' "$TMP/tty" || fail "the terminal progress line is not rewritten in place"
+    fi ;;
+  readme_help)
+    # README.md's "## oinfer-run" section shows the --help text as it is.
+    run 0 --help
+    awk '/^## oinfer-run/{s=1} s&&/^usage: oinfer-run/{p=1} p&&/^```/{exit} p' "$SRC/README.md" >"$TMP/readme_help"
+    [ -s "$TMP/readme_help" ] || fail "no usage block under '## oinfer-run' in README.md"
+    diff "$TMP/readme_help" "$TMP/out" >"$TMP/help_diff" || fail "README.md's --help text differs: $(head -c 600 "$TMP/help_diff")" ;;
   *)
     echo "unknown case '$CASE'"
     exit 2 ;;

@@ -186,6 +186,80 @@ TEST(ModelTest, FetchIntermediateTensor) {
   }
 }
 
+// Error text of `f`, which must throw Error(kInvalidArgument).
+template <class F>
+std::string invalidArgument(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "no Error thrown";
+  return "";
+}
+
+// conv_2 (Conv_3's output) and batchnormalization_8 are gone at level 1: the
+// BatchNormalization is folded into the Conv, and the Conv fused with the
+// Relu and the MaxPool. SessionOptions::keepValues keeps them, computed as an
+// optimizationLevel-0 session computes them; without it the error says why.
+TEST(ModelTest, FetchValueTheFusionsWouldRemove) {
+  const DataSet ds = loadDataSet(modelDir("resnet_bn") + "/test_data_set_0");
+  const std::vector<std::string> names = {"conv_2", "batchnormalization_8", "relu_10", "probs"};
+  SessionOptions o0;
+  o0.optimizationLevel = 0;
+  Session ref(Graph::loadFromONNX(modelPath("resnet_bn")), o0);
+  const TensorMap in = feeds(irOf(ref.graph()), ds.inputs);
+  const std::vector<Tensor> want = ref.run(in, names);
+
+  Session plain(Graph::loadFromONNX(modelPath("resnet_bn")));
+  EXPECT_NE(invalidArgument([&] { plain.run(in, {"probs", "batchnormalization_8"}); })
+                .find("unknown output 'batchnormalization_8': the graph passes fused it away"),
+            std::string::npos);
+  EXPECT_NE(invalidArgument([&] { plain.run(in, {"conv2"}); })
+                .find("unknown output 'conv2': not a value of the model (did you mean 'conv_2'?)"),
+            std::string::npos);
+  EXPECT_TRUE(allClose(plain.run(in)[0], ds.outputs[0], "plain session after the errors"));
+
+  SessionOptions keep;
+  keep.keepValues = {"conv_2", "batchnormalization_8", "relu_10"};
+  Session kept(Graph::loadFromONNX(modelPath("resnet_bn")), keep);
+  bool anyFused = false;
+  for (const auto& n : irOf(kept.graph()).nodes) anyFused |= n.domain == "ai.oinfer";
+  EXPECT_TRUE(anyFused) << "the other nodes are still optimized";
+  EXPECT_EQ(irOf(kept.graph()).outputs.size(), 1u) << "kept values are not graph outputs";
+  const std::vector<Tensor> got = kept.run(in, names);
+  ASSERT_EQ(got.size(), names.size());
+  for (size_t i = 0; i < names.size(); ++i) EXPECT_TRUE(allClose(got[i], want[i], "kept '" + names[i] + "'"));
+  EXPECT_TRUE(allClose(got[3], ds.outputs[0], "probs with values kept"));
+  EXPECT_TRUE(allClose(kept.run(in)[0], ds.outputs[0], "plain run with values kept"));
+
+  // A name asked for twice comes back twice.
+  const std::vector<Tensor> twice = kept.run(in, {"conv_2", "probs", "conv_2"});
+  ASSERT_EQ(twice.size(), 3u);
+  EXPECT_TRUE(allClose(twice[2], want[0], "conv_2 the second time", 0, 0));
+
+  // fp16 casts a kept float32 value back, like an output.
+  SessionOptions half;
+  half.fp16 = true;
+  half.keepValues = {"conv_2"};
+  Session h(Graph::loadFromONNX(modelPath("resnet_bn")), half);
+  const std::vector<Tensor> hv = h.run(in, {"conv_2"});
+  ASSERT_EQ(hv.size(), 1u);
+  EXPECT_EQ(hv[0].dtype(), DataType::kFloat);
+  EXPECT_TRUE(allClose(hv[0], want[0], "conv_2 in float16", 2e-2, 2e-2));
+
+  for (const auto& [bad, why] : std::vector<std::pair<std::string, std::string>>{
+           {"conv2", "'conv2' is not a value of the model (did you mean 'conv_2'?)"},
+           {"conv_w_1", "'conv_w_1' is a weight (initializer), not a computed value"}}) {
+    SessionOptions o;
+    o.keepValues = {bad};
+    EXPECT_NE(invalidArgument([&] { Session s(Graph::loadFromONNX(modelPath("resnet_bn")), o); })
+                  .find("SessionOptions::keepValues: " + why),
+              std::string::npos);
+  }
+}
+
 size_t initializerBytes(const ir::Graph& g) {
   size_t n = 0;
   for (const auto& [name, t] : g.initializers) n += t.nbytes();

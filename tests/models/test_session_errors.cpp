@@ -108,7 +108,7 @@ TEST_F(ModelTestErrors, InconsistentSymbolicDimension) {
 
 TEST_F(ModelTestErrors, UnknownFetchName) {
   expectError([&] { mobilenet_->run({{"x", good_.inputs[0]}}, {"logits", "nope"}); }, ErrorCode::kInvalidArgument,
-              "unknown output 'nope'");
+              "unknown output 'nope': not a value of the model");
   expectStillWorks();
 }
 

@@ -85,6 +85,29 @@ TEST(GraphApi, SessionGraphIsTheOptimizedOne) {
   EXPECT_TRUE(s.graph().shapesInferred());
 }
 
+// opsUsed counts the nodes of If / Loop / Scan bodies too (the control_flow
+// model: Mul only in bodies, Add at the top and in bodies).
+TEST(GraphApi, OpsUsedIncludesSubgraphs) {
+  Graph g = Graph::loadFromONNX(std::string(OINFER_TEST_DATA_DIR) + "/models/control_flow/model.onnx");
+  const std::vector<OpUse> ops = g.opsUsed();
+  auto find = [&](const std::string& op) -> const OpUse* {
+    for (const auto& u : ops)
+      if (u.domain.empty() && u.opType == op) return &u;
+    return nullptr;
+  };
+  for (const char* op : {"If", "Loop", "Scan", "Mul", "Add", "ReduceSum", "Equal"}) {
+    const OpUse* u = find(op);
+    ASSERT_NE(u, nullptr) << op;
+    EXPECT_EQ(u->opset, 18) << op;
+    EXPECT_TRUE(u->supported) << op;
+  }
+  EXPECT_EQ(find("If")->nodes, 2u);
+  EXPECT_EQ(find("Mul")->nodes, 4u);
+  EXPECT_EQ(find("Add")->nodes, 4u);
+  for (size_t i = 1; i < ops.size(); ++i)
+    EXPECT_LT(std::make_pair(ops[i - 1].domain, ops[i - 1].opType), std::make_pair(ops[i].domain, ops[i].opType));
+}
+
 TEST(GraphApi, UnsupportedOpsAreListedAndInferShapesRefuses) {
   ir::Graph ir;
   ir.opsetImports[""] = 17;
@@ -106,6 +129,11 @@ TEST(GraphApi, UnsupportedOpsAreListedAndInferShapesRefuses) {
   Graph g = detail::GraphAccess::wrap(std::move(ir));
   ASSERT_EQ(g.unsupportedOps().size(), 1u);
   EXPECT_TRUE(contains(g.unsupportedOps()[0], "ai.onnx::NoSuchOp (opset 17), e.g. node 'mystery'"));
+  const std::vector<OpUse> ops = g.opsUsed();
+  ASSERT_EQ(ops.size(), 1u);
+  EXPECT_EQ(ops[0].opType, "NoSuchOp");
+  EXPECT_EQ(ops[0].opset, 17);
+  EXPECT_FALSE(ops[0].supported);
   try {
     g.inferShapes();
     FAIL() << "no error";
