@@ -22,7 +22,7 @@ struct SessionOptions {
   // spinMicros after their last chunk, then sleep (see thread_pool.h).
   std::shared_ptr<ThreadPool> threadPool;
   std::string logLevel = "warn";   // trace|debug|info|warn|error|off (OINFER_LOG_LEVEL overrides)
-  int optimizationLevel = 1;       // 0 = no graph passes, 1 = all passes
+  int optimizationLevel = 1;       // 0 = no graph passes, 1 = all passes (other values: an Error)
   // Intermediate values run(inputs, names) will fetch: the graph passes treat
   // each like a graph output (never fused away or removed; fusions through it
   // are skipped), so it is computed as the file computes it. Names that are

@@ -264,6 +264,10 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
     if (!why.empty()) throw Error(ErrorCode::kDevice, "device cuda: " + why);
   }
   if (options.threads < 0) throw Error(ErrorCode::kInvalidArgument, "SessionOptions.threads must be >= 0");
+  if (options.optimizationLevel < 0 || options.optimizationLevel > 1)
+    throw Error(ErrorCode::kInvalidArgument, "SessionOptions.optimizationLevel is " +
+                                                 std::to_string(options.optimizationLevel) +
+                                                 "; the levels are 0 (no graph passes) and 1 (all of them)");
   impl_->options = options;
   impl_->publicGraph = std::move(graph);
   ir::Graph& g = detail::GraphAccess::ir(impl_->publicGraph);

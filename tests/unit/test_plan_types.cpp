@@ -180,3 +180,40 @@ TEST(PlanTypes, TheParserRecordsTheSchemaGroups) {
 }
 
 }  // namespace
+
+namespace {
+
+// SessionOptions are checked when the Session is made: a level that does not
+// exist is refused instead of acting like the highest one.
+TEST(SessionOptionsChecks, UnknownOptimizationLevelAndNegativeThreadsAreRefused) {
+  for (int level : {-1, 2, 7}) {
+    SessionOptions o;
+    o.optimizationLevel = level;
+    try {
+      Session s(wrap(unaryGraph("Neg", DataType::kFloat)), o);
+      ADD_FAILURE() << "level " << level << " accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
+      EXPECT_EQ(std::string(e.what()), "SessionOptions.optimizationLevel is " + std::to_string(level) +
+                                           "; the levels are 0 (no graph passes) and 1 (all of them)");
+    }
+  }
+  SessionOptions o;
+  o.threads = -3;
+  try {
+    Session s(wrap(unaryGraph("Neg", DataType::kFloat)), o);
+    ADD_FAILURE() << "threads -3 accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "SessionOptions.threads must be >= 0");
+  }
+  for (int level : {0, 1}) {
+    SessionOptions ok;
+    ok.optimizationLevel = level;
+    Session s(wrap(unaryGraph("Neg", DataType::kFloat)), ok);
+    Tensor x(DataType::kFloat, {2, 3});
+    for (int i = 0; i < 6; ++i) x.data<float>()[i] = float(i);
+    EXPECT_EQ(s.run({{"x", x}})[0].data<float>()[5], -5.f) << "level " << level;
+  }
+}
+
+}  // namespace
