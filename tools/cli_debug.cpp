@@ -25,21 +25,6 @@ namespace oinfer::cli {
 
 namespace {
 
-size_t editDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 std::string shapeText(const std::vector<int64_t>& s) {
   std::string t = "[";
   for (size_t i = 0; i < s.size(); ++i) t += (i ? "," : "") + std::to_string(s[i]);
@@ -47,19 +32,6 @@ std::string shapeText(const std::vector<int64_t>& s) {
 }
 
 }  // namespace
-
-std::string closeMatchHint(const std::string& name, const std::vector<std::string>& names) {
-  const size_t limit = std::max<size_t>(2, name.size() / 3);
-  size_t best = limit + 1;
-  std::string pick;
-  for (const auto& n : names) {
-    const size_t gap = n.size() > name.size() ? n.size() - name.size() : name.size() - n.size();
-    if (gap > limit) continue;
-    const size_t d = editDistance(name, n);
-    if (d < best) best = d, pick = n;
-  }
-  return pick.empty() ? "" : " (did you mean '" + pick + "'?)";
-}
 
 int listOps(const Options& o, const Graph& g) {
   const std::vector<OpUse> ops = g.opsUsed();
@@ -103,7 +75,9 @@ void checkFetchNames(const Options& o, const Graph& g) {
   for (const auto& name : o.fetch) {
     if (std::find(values.begin(), values.end(), name) != values.end()) continue;
     if (g.initializer(name)) throw std::runtime_error("--fetch " + name + ": '" + name + "' is a weight (initializer), not a computed value");
-    throw std::runtime_error("--fetch " + name + ": the model has no value '" + name + "'" + closeMatchHint(name, values));
+    const std::string near = g.closestValueName(name);
+    throw std::runtime_error("--fetch " + name + ": the model has no value '" + name + "'" +
+                             (near.empty() ? "" : " (did you mean '" + near + "'?)"));
   }
 }
 

@@ -14,10 +14,6 @@
 
 namespace oinfer::cli {
 
-// " (did you mean 'x'?)" for the closest of `names` within a third of the
-// name's length (2 edits at least), else "".
-std::string closeMatchHint(const std::string& name, const std::vector<std::string>& names);
-
 // --list-ops: prints Graph::opsUsed of the file as loaded (text or --json);
 // returns the exit status.
 int listOps(const Options& o, const Graph& g);

@@ -106,6 +106,11 @@ class Graph {
   // Declared or inferred type of a value (input, output, intermediate or
   // initializer), or nullptr when unknown.
   const ValueInfo* findValue(const std::string& name) const;
+  // Of the values a run computes or is fed (graph inputs and node outputs,
+  // not weights), the name closest to `name` by edit distance, within a
+  // third of its length (two edits at least); "" when none is that close.
+  // For "did you mean" hints (Session's own errors use the same rule).
+  std::string closestValueName(const std::string& name) const;
   // Bytes held by initializers.
   size_t weightBytes() const;
   // The ops the engine lacks (for the model's opsets), one per line with an

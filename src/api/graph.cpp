@@ -3,6 +3,7 @@
 
 #include "api/builtin_registry.h"
 #include "graph/graph_access.h"
+#include "graph/names.h"
 #include "ops/graph_shapes.h"
 #include "parser/loader.h"
 
@@ -78,6 +79,15 @@ const Tensor* Graph::initializer(const std::string& name) const {
 }
 
 const ValueInfo* Graph::findValue(const std::string& name) const { return GraphAccess::ir(*this).findValue(name); }
+std::string Graph::closestValueName(const std::string& name) const {
+  const ir::Graph& g = GraphAccess::ir(*this);
+  std::vector<std::string> values;
+  for (const auto& in : g.inputs) values.push_back(in.name);
+  for (const Node& n : g.nodes)
+    for (const auto& o : n.outputs)
+      if (!o.empty()) values.push_back(o);
+  return closestName(name, values);
+}
 size_t Graph::weightBytes() const { return GraphAccess::ir(*this).weightBytes(); }
 std::vector<std::string> Graph::unsupportedOps() const {
   return oinfer::unsupportedOps(GraphAccess::ir(*this), builtinRegistry());

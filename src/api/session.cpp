@@ -16,6 +16,7 @@
 #include "api/builtin_registry.h"
 #include "api/devices.h"
 #include "graph/graph_access.h"
+#include "graph/names.h"
 #include "ops/cpu/register_all.h"
 #include "ops/graph_shapes.h"
 #include "passes/pipeline.h"
@@ -39,33 +40,9 @@ void configureLogging(const std::string& level) {
   spdlog::set_level(spdlog::level::from_str(l));
 }
 
-size_t editDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-// " (did you mean 'x'?)" for the closest of `names` within a third of the
-// name's length (2 edits at least), else "".
+// " (did you mean 'x'?)" for the closest of `names` (graph/names.h), else "".
 std::string closeMatchHint(const std::string& name, const std::set<std::string>& names) {
-  const size_t limit = std::max<size_t>(2, name.size() / 3);
-  size_t best = limit + 1;
-  std::string pick;
-  for (const auto& n : names) {
-    const size_t lenGap = n.size() > name.size() ? n.size() - name.size() : name.size() - n.size();
-    if (lenGap > limit) continue;
-    const size_t d = editDistance(name, n);
-    if (d < best) best = d, pick = n;
-  }
+  const std::string pick = closestName(name, names);
   return pick.empty() ? "" : " (did you mean '" + pick + "'?)";
 }
 

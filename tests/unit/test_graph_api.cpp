@@ -13,6 +13,14 @@ const std::string kDigits = std::string(OINFER_MODELS_DIR) + "/digits.onnx";
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+TEST(GraphApi, ClosestValueNameHintsAtValuesNotWeights) {
+  Graph g = Graph::loadFromONNX(kDigits);
+  EXPECT_EQ(g.closestValueName("hiden_pre"), "hidden_pre");  // one edit from a node output
+  EXPECT_EQ(g.closestValueName("pixel"), "pixels");          // a graph input
+  EXPECT_EQ(g.closestValueName("zzz"), "");                  // nothing within a third of its length
+  EXPECT_EQ(g.closestValueName("W"), "") << "weights are not values a run computes or is fed";
+}
+
 TEST(GraphApi, InspectsTheFileAsLoaded) {
   Graph g = Graph::loadFromONNX(kDigits);
   EXPECT_EQ(g.producerName(), "oinfer-train-digits");
