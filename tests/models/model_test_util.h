@@ -22,6 +22,23 @@
 
 namespace oinfer::modeltest {
 
+// Deterministic weights and inputs for hand-built graphs.
+inline Tensor patterned(std::vector<int64_t> shape, float scale) {
+  Tensor t(DataType::kFloat, std::move(shape));
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = scale * float((i * 7919) % 13 - 6);
+  return t;
+}
+
+// A node named after its first output.
+inline Node opNode(const std::string& op, std::vector<std::string> in, std::vector<std::string> out) {
+  Node n;
+  n.opType = op;
+  n.name = out[0];
+  n.inputs = std::move(in);
+  n.outputs = std::move(out);
+  return n;
+}
+
 // The ONNX backend tolerances used for whole models (see ARCHITECTURE.md:
 // results must match ONNX Runtime; accumulation order differs across a model).
 inline constexpr double kRtol = 1e-3;

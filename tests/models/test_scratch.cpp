@@ -23,21 +23,6 @@ namespace {
 using passes::util::intsAttr;
 using testing::OpTester;
 
-Tensor patterned(std::vector<int64_t> shape, float scale) {
-  Tensor t(DataType::kFloat, std::move(shape));
-  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = scale * float((i * 7919) % 13 - 6);
-  return t;
-}
-
-Node opNode(const std::string& op, std::vector<std::string> in, std::vector<std::string> out) {
-  Node n;
-  n.opType = op;
-  n.name = out[0];
-  n.inputs = std::move(in);
-  n.outputs = std::move(out);
-  return n;
-}
-
 // A 2-d Conv, stride 1, symmetric padding `pad`, one group, in doubles.
 Tensor naiveConv(const Tensor& x, const Tensor& w, int64_t pad) {
   const int64_t C = x.dim(1), H = x.dim(2), W = x.dim(3), M = w.dim(0), KH = w.dim(2), KW = w.dim(3);

@@ -141,22 +141,6 @@ void checkNoAllocation(const std::string& name, int threads, int level) {
   for (size_t j = 0; j < outs.size(); ++j) EXPECT_TRUE(allClose(outs[j], sets[0].outputs[j], "output " + std::to_string(j)));
 }
 
-// Deterministic weights and inputs for the hand-built graphs below.
-Tensor patterned(std::vector<int64_t> shape, float scale) {
-  Tensor t(DataType::kFloat, std::move(shape));
-  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = scale * float((i * 7919) % 13 - 6);
-  return t;
-}
-
-Node opNode(const std::string& op, std::vector<std::string> in, std::vector<std::string> out) {
-  Node n;
-  n.opType = op;
-  n.name = out[0];
-  n.inputs = std::move(in);
-  n.outputs = std::move(out);
-  return n;
-}
-
 // Runs g on 1 and 2 threads: the passes make one `fusedOp` node, and the
 // third runInto allocates nothing.
 void checkFusedNoAllocation(const ir::Graph& g, const TensorMap& in, const char* fusedOp, bool blockedLayout = true,
