@@ -71,6 +71,10 @@ debugging:
 
 execution:
   --threads N           intra-op threads (default: all cores)
+  --timeout S           stop any run (the first, each --bench run) that takes
+                        more than S seconds: exit 2 with "run cancelled", the
+                        node it stopped before named (a Loop or Scan stops
+                        between iterations)
   --device cpu|cuda     device to run on (default cpu)
   --fp16                with --device cuda: compute in float16 (float32 in and out)
   --no-cuda-graphs      with --device cuda: launch kernels one by one instead of
@@ -218,6 +222,9 @@ Options parseArgs(int argc, char** argv) {
     } else if (opt == "--print-plan") {
       flag();
       o.printPlan = true;
+    } else if (opt == "--timeout") {
+      o.timeout = parseNonNegative(opt, value());
+      if (o.timeout <= 0) throw UsageError{"--timeout: must be more than 0"};
     } else if (opt == "--threads") {
       o.threads = static_cast<int>(parseInt(opt, value(), 0, 4096));
     } else if (opt == "--device") {

@@ -28,6 +28,7 @@ struct Options {
   bool profile = false;
   bool printPlan = false;
   int threads = 0;
+  double timeout = 0;       // --timeout: SessionOptions::runTimeoutSeconds; 0 = none
   std::string device = "cpu";
   bool fp16 = false;        // SessionOptions::fp16
   bool cudaGraphs = true;   // SessionOptions::cudaGraphs

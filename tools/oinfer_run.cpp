@@ -254,6 +254,7 @@ int runTool(const Options& o) {
 
   SessionOptions so;
   so.threads = o.threads;
+  so.runTimeoutSeconds = o.timeout;
   if (!o.logLevel.empty()) so.logLevel = o.logLevel;
   so.profiling = o.profile;
   so.optimizationLevel = o.optLevel;

@@ -58,12 +58,13 @@ extern "C" {
 
 /* Bumped when a function is added (new functions only ever get added);
  * compare the header's value with oinfer_c_api_version() at run time. */
-#define OINFER_C_API_VERSION 1
+#define OINFER_C_API_VERSION 2
 
 /* ---- status ------------------------------------------------------------ */
 
 /* OINFER_OK plus the codes of oinfer::ErrorCode, in the same order, plus
- * OINFER_OUT_OF_MEMORY. */
+ * OINFER_OUT_OF_MEMORY; OINFER_CANCELLED (API version 2) is
+ * oinfer::ErrorCode::kCancelled. */
 typedef enum oinfer_status {
   OINFER_OK = 0,
   OINFER_INVALID_MODEL = 1,     /* malformed or inconsistent model file */
@@ -75,7 +76,8 @@ typedef enum oinfer_status {
   OINFER_NOT_IMPLEMENTED = 7,   /* in the ONNX spec, not in oinfer (yet) */
   OINFER_DEVICE = 8,            /* device (CUDA) unavailable or failed */
   OINFER_INTERNAL = 9,          /* a bug in oinfer */
-  OINFER_OUT_OF_MEMORY = 10     /* an allocation failed */
+  OINFER_OUT_OF_MEMORY = 10,    /* an allocation failed */
+  OINFER_CANCELLED = 11         /* the run was stopped: oinfer_session_terminate or its deadline */
 } oinfer_status;
 
 /* "OINFER_INVALID_ARGUMENT", ...; "OINFER_UNKNOWN_STATUS" for other values.
@@ -209,6 +211,13 @@ typedef enum oinfer_device { OINFER_DEVICE_CPU = 0, OINFER_DEVICE_CUDA = 1 } oin
 OINFER_C_EXPORT oinfer_status oinfer_session_options_set_device(oinfer_session_options* options,
                                                                 oinfer_device device, int device_index);
 
+/* A deadline for every run of the session, in seconds from the start of
+ * oinfer_session_run (0, the default: none). A run past it stops between
+ * nodes (a Loop or Scan between iterations) with OINFER_CANCELLED and a
+ * message naming the node; the session stays usable. (API version 2.) */
+OINFER_C_EXPORT oinfer_status oinfer_session_options_set_run_timeout(oinfer_session_options* options,
+                                                                     double seconds);
+
 /* ---- session ------------------------------------------------------------------- */
 
 /* Prepares `model` for running with `options` (NULL: the defaults): graph
@@ -220,6 +229,12 @@ OINFER_C_EXPORT oinfer_status oinfer_session_create(const oinfer_model* model,
                                                     const oinfer_session_options* options,
                                                     oinfer_session** out);
 OINFER_C_EXPORT void oinfer_session_free(oinfer_session* session);
+/* Stops every oinfer_session_run of `session` in progress when called: each
+ * returns OINFER_CANCELLED at its next check (between nodes, and between
+ * Loop / Scan iterations). Runs started after it returns are not affected.
+ * Safe to call from any thread while runs are in progress (not concurrently
+ * with oinfer_session_free). (API version 2.) */
+OINFER_C_EXPORT oinfer_status oinfer_session_terminate(oinfer_session* session);
 
 /* Runs the model. Safe to call concurrently on one session (each call has
  * its own inputs and outputs).

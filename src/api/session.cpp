@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
@@ -79,6 +80,12 @@ struct Session::Impl {
   };
   std::mutex outputMu;
   std::vector<OutputBuffer> outputBuffers;
+
+  // Session::terminate bumps it; a run that saw another value at its start stops.
+  std::atomic<uint64_t> terminateEpoch{0};
+  // The RunControl of a run starting now (ExecContext::control); a run with
+  // neither a deadline nor a flag still stops on terminate().
+  RunControl controlFor(const RunOptions& ro) const;
 
   void checkInputs(const TensorMap& inputs) const;
   // Why `name` is not a value of the file: "not a value of the model (did you mean 'y'?)".
@@ -241,6 +248,11 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
     if (!why.empty()) throw Error(ErrorCode::kDevice, "device cuda: " + why);
   }
   if (options.threads < 0) throw Error(ErrorCode::kInvalidArgument, "SessionOptions.threads must be >= 0");
+  if (options.planCacheSize < -1)
+    throw Error(ErrorCode::kInvalidArgument, "SessionOptions.planCacheSize is " + std::to_string(options.planCacheSize) +
+                                                 "; it must be >= 0 (or -1: the default)");
+  if (!(options.runTimeoutSeconds >= 0))
+    throw Error(ErrorCode::kInvalidArgument, "SessionOptions.runTimeoutSeconds must be >= 0 (0: no deadline)");
   if (options.optimizationLevel < 0 || options.optimizationLevel > 1)
     throw Error(ErrorCode::kInvalidArgument, "SessionOptions.optimizationLevel is " +
                                                  std::to_string(options.optimizationLevel) +
@@ -306,6 +318,8 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
   if (dev.backend) dev.uploads = dev.backend->makeUploadCache();
   impl_->exec =
       std::make_unique<Executor>(registry, g, impl_->pool.get(), options.profiling, std::vector<std::string>{}, dev);
+  impl_->exec->trustDeclaredShapes();  // checkInputs holds every run to the declared dims
+  if (options.planCacheSize >= 0) impl_->exec->setPlanCacheSize(size_t(options.planCacheSize));
   impl_->exec->allowWeightRelease(&g);
   for (const auto& o : g.outputs) impl_->outputNames.push_back(o.name);
   std::unordered_map<std::string, int> symbolIndex;
@@ -325,6 +339,24 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
   }
 }
 
+RunControl Session::Impl::controlFor(const RunOptions& ro) const {
+  RunControl c;
+  c.flag = ro.terminate;
+  c.epoch = &terminateEpoch;
+  c.startEpoch = terminateEpoch.load(std::memory_order_relaxed);
+  const double t = ro.timeoutSeconds > 0 ? ro.timeoutSeconds : options.runTimeoutSeconds;
+  if (t > 0) {
+    c.hasDeadline = true;
+    c.timeoutSeconds = t;
+    // Far deadlines (beyond ~290 years in nanoseconds) saturate instead of wrapping.
+    const double ns = std::min(t * 1e9, 9.0e18);
+    c.deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(int64_t(ns));
+  }
+  return c;
+}
+
+void Session::terminate() { impl_->terminateEpoch.fetch_add(1, std::memory_order_relaxed); }
+
 Session::~Session() = default;
 
 const Graph& Session::graph() const { return impl_->publicGraph; }
@@ -340,7 +372,10 @@ struct ContextLease {
   Plan& plan;
   ExecContext* ctx;
   ContextLease(Executor& e, Plan& p) : exec(e), plan(p), ctx(e.acquire(p)) {}
-  ~ContextLease() { exec.release(plan, ctx); }
+  ~ContextLease() {
+    ctx->control = nullptr;  // the run's RunControl lives on its stack
+    exec.release(plan, ctx);
+  }
   ContextLease(const ContextLease&) = delete;
   ContextLease& operator=(const ContextLease&) = delete;
 };
@@ -348,6 +383,14 @@ struct ContextLease {
 }  // namespace
 
 std::vector<Tensor> Session::run(const TensorMap& inputs, const std::vector<std::string>& outputNames) {
+  return run(inputs, outputNames, RunOptions{});
+}
+
+void Session::runInto(const TensorMap& inputs, std::vector<Tensor>& outputs) { runInto(inputs, outputs, RunOptions{}); }
+
+std::vector<Tensor> Session::run(const TensorMap& inputs, const std::vector<std::string>& outputNames,
+                                 const RunOptions& runOptions) {
+  const RunControl control = impl_->controlFor(runOptions);
   impl_->pool->wake();  // workers wake while the inputs are checked and the plan found
   impl_->checkInputs(inputs);
   std::shared_ptr<Plan> plan;
@@ -363,6 +406,7 @@ std::vector<Tensor> Session::run(const TensorMap& inputs, const std::vector<std:
   for (size_t k = 0; k < impl_->irGraph->inputs.size(); ++k)
     exec.setInput(*plan, ctx, k, inputs.find(impl_->irGraph->inputs[k].name)->second);
   impl_->provideKeptOutputs(*plan, ctx);
+  ctx.control = &control;
   exec.execute(*plan, ctx);
   std::vector<Tensor> out;
   out.reserve(plan->results.size());
@@ -393,7 +437,8 @@ std::vector<Tensor> Session::run(const TensorMap& inputs, const std::vector<std:
   return out;
 }
 
-void Session::runInto(const TensorMap& inputs, std::vector<Tensor>& outputs) {
+void Session::runInto(const TensorMap& inputs, std::vector<Tensor>& outputs, const RunOptions& runOptions) {
+  const RunControl control = impl_->controlFor(runOptions);
   impl_->pool->wake();
   impl_->checkInputs(inputs);
   const std::vector<std::string>& names = impl_->outputNames;
@@ -406,6 +451,7 @@ void Session::runInto(const TensorMap& inputs, std::vector<Tensor>& outputs) {
     exec.setInput(*plan, ctx, k, inputs.find(impl_->irGraph->inputs[k].name)->second);
   for (size_t j = 0; j < names.size(); ++j)
     if (outputs[j].defined()) exec.provideOutput(*plan, ctx, j, outputs[j]);
+  ctx.control = &control;
   exec.execute(*plan, ctx);
   for (size_t j = 0; j < names.size(); ++j) {
     const int id = plan->results[j];

@@ -77,6 +77,8 @@ struct ExecContext {
   std::shared_ptr<void> device;                  // CUDA plans: stream, handles, device arena (the device backend)
   std::shared_ptr<void> scratch;                 // the kernels' scratch (ScratchRequest), shared by the steps
   size_t scratchBytes = 0;
+  // This run's cancellation state (set by the caller of execute; may be null).
+  const RunControl* control = nullptr;
 };
 
 struct Plan {
@@ -92,6 +94,13 @@ struct Plan {
   std::vector<DataType> keyTypes;
   std::vector<std::vector<int64_t>> keyShapes;
   std::vector<std::string> fetch;
+  // A shape-generic plan (Executor::findPlan): made from the inputs' declared
+  // shapes (symbolic dims, or no shape), it runs any input shapes of its
+  // kinds and dtypes; steps whose shapes it cannot know are dynamic.
+  bool generic = false;
+  // Lookups that found or made this plan, halved now and then (the cache's
+  // frequency count; under Executor::planMu_).
+  uint32_t uses = 0;
 
   // CUDA plans: kernels shared by every context (they keep no per-run state,
   // and own the weights they uploaded once), per step, null for host steps;

@@ -9,8 +9,6 @@ namespace oinfer::runtime {
 
 namespace {
 
-constexpr size_t kMaxCachedPlans = 16;
-
 ValueInfo typeOfValue(const std::string& name, const Value& v, const ValueInfo* declared) {
   ValueInfo vi;
   if (v.isTensor()) {
@@ -83,33 +81,49 @@ void Executor::execute(Plan& plan, ExecContext& ctx) {
     return;
   }
   bool pending = false;  // device work queued and not waited for
-  for (size_t si = 0; si < plan.steps.size(); ++si) {
-    const Step& step = plan.steps[si];
-    const bool onHost = !step.copy && step.device == Device::kCPU;
-    if (onHost && !step.view && pending) {
-      device->sync(ctx);
-      pending = false;
-    }
-    const bool timed = profiling_ && onHost && (!device || !step.view);
-    auto t0 = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-    if (step.copy) {
-      device->copy(plan, ctx, si);
-      pending = true;
-    } else if (step.dynamic) {
-      runDynamicStep(plan, ctx, step);
-    } else if (step.view) {
-      ctx.values[step.out[0]].tensor.assignView(ctx.values[step.in[step.def->viewOfInput]].tensor,
-                                                plan.slots[step.out[0]].shape);
-    }
-    if (!step.view && !step.copy) {
-      if (step.device != Device::kCPU) {
-        device->runStep(plan, ctx, si);
+  const RunControl* control = ctx.control;
+  try {
+    for (size_t si = 0; si < plan.steps.size(); ++si) {
+      const Step& step = plan.steps[si];
+      if (control && step.node) control->check(*step.node);
+      const bool onHost = !step.copy && step.device == Device::kCPU;
+      if (onHost && !step.view && pending) {
+        device->sync(ctx);
+        pending = false;
+      }
+      const bool timed = profiling_ && onHost && (!device || !step.view);
+      auto t0 = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+      if (step.copy) {
+        device->copy(plan, ctx, si);
         pending = true;
-      } else {
-        ctx.kernels[si]->run(ctx.kctx[si]);
+      } else if (step.dynamic) {
+        runDynamicStep(plan, ctx, step);
+      } else if (step.view) {
+        ctx.values[step.out[0]].tensor.assignView(ctx.values[step.in[step.def->viewOfInput]].tensor,
+                                                  plan.slots[step.out[0]].shape);
+      }
+      if (!step.view && !step.copy) {
+        if (step.device != Device::kCPU) {
+          device->runStep(plan, ctx, si);
+          pending = true;
+        } else {
+          ctx.kctx[si].control_ = control;
+          ctx.kernels[si]->run(ctx.kctx[si]);
+        }
+      }
+      if (timed) ctx.times[si] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    }
+  } catch (...) {
+    // The context goes back to its plan's pool: leave it as a finished run
+    // would (no caller buffers marked, no device work in flight).
+    std::fill(ctx.provided.begin(), ctx.provided.end(), 0);
+    if (pending) {
+      try {
+        device->sync(ctx);
+      } catch (...) {
       }
     }
-    if (timed) ctx.times[si] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    throw;
   }
   if (device) device->finishRun(plan, ctx);  // waits; device steps' times from their events
   std::fill(ctx.provided.begin(), ctx.provided.end(), 0);

@@ -43,7 +43,7 @@ case "$CASE" in
     has '^usage: oinfer-run MODEL'
     for opt in --input --shape --output-dir --test-data --rtol --atol --bench --warmup --profile \
       --print-plan --threads --device --fp16 --no-cuda-graphs --json --top-k --help --version \
-      --fetch --opt-level --list-ops --dot --bench-seconds --progress; do
+      --fetch --opt-level --list-ops --dot --bench-seconds --progress --timeout; do
       has "$opt"
     done ;;
   version)
@@ -151,7 +151,15 @@ case "$CASE" in
     [ -f "$TMP/out_dir/nested/probabilities.npy" ] || fail "no probabilities.npy written"
     head -c 6 "$TMP/out_dir/nested/probabilities.npy" | grep -q 'NUMPY' || fail "not an .npy file"
     # The written file reads back as an input of the same shape family.
-    run 0 "$MODEL" --input "pixels=$SAMPLE7" --output-dir "$TMP/out_dir/nested" ;;
+    run 0 "$MODEL" --input "pixels=$SAMPLE7" --output-dir "$TMP/out_dir/nested"
+    # A symlink at an output's path is replaced, its target left alone; no temporary files stay.
+    echo precious >"$TMP/victim"
+    rm -f "$TMP/out_dir/nested/probabilities.npy"
+    ln -s "$TMP/victim" "$TMP/out_dir/nested/probabilities.npy"
+    run 0 "$MODEL" --input "pixels=$SAMPLE7" --output-dir "$TMP/out_dir/nested"
+    [ "$(cat "$TMP/victim")" = precious ] || fail "wrote through a symlink"
+    [ -L "$TMP/out_dir/nested/probabilities.npy" ] && fail "the symlink is still there"
+    [ "$(ls -A "$TMP/out_dir/nested")" = probabilities.npy ] || fail "unexpected files: $(ls -A "$TMP/out_dir/nested")" ;;
   bench)
     run 0 "$MODEL" --bench 5 --warmup 2 --threads 1
     has '^bench +5 runs after 2 warmup'
@@ -296,6 +304,16 @@ case "$CASE" in
       grep -q 'bench 3/3 runs' "$TMP/tty" || fail "no progress on a terminal"
       grep -q $'\r' "$TMP/tty" || fail "the terminal progress line is not rewritten in place"
     fi ;;
+  timeout)
+    # A Loop of INT64_MAX iterations stops at the deadline, between iterations.
+    # (run's own 120 s limit fails the test if it does not stop.)
+    run 2 "$SRC/tests/cli/data/endless_loop.onnx" --timeout 0.3
+    err_has "^oinfer-run: run cancelled: the run's deadline \(0.3 s\) passed; stopped before node '(forever|step|keep_going)' \((Loop|Add|Identity)\)$"
+    run 0 "$MODEL" --timeout 30
+    has 'probabilities +float32 +\[1,10\]'
+    run 2 "$MODEL" --timeout 0
+    err_has -- '--timeout: must be more than 0'
+    run 2 "$MODEL" --timeout -1 ;;
   readme_help)
     # README.md's "## oinfer-run" section shows the --help text as it is.
     run 0 --help
