@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cli_debug.h"
+#include "cli_extract.h"
 #include "cli_json.h"
 #include "cli_options.h"
 #include "cli_tensor.h"
@@ -264,6 +265,11 @@ int runTool(const Options& o) {
   auto t0 = Clock::now();
   Graph graph = Graph::loadFromONNX(o.model);
   if (o.listOps) return listOps(o, graph);
+  if (!o.extractTo.empty()) {
+    extractModel(o, graph, out);
+    if (o.json) std::printf("%s\n", out.dump().c_str());
+    return 0;
+  }
   checkFetchNames(o, graph);
   const FileSummary file = summarise(graph);
   Graph fileGraph;  // for --dot: the ops the fused nodes replaced

@@ -43,7 +43,8 @@ case "$CASE" in
     has '^usage: oinfer-run MODEL'
     for opt in --input --shape --output-dir --test-data --rtol --atol --bench --warmup --profile \
       --print-plan --threads --device --fp16 --no-cuda-graphs --json --top-k --help --version \
-      --fetch --opt-level --list-ops --dot --bench-seconds --progress; do
+      --fetch --opt-level --list-ops --dot --bench-seconds --progress --extract --extract-inputs \
+      --extract-outputs; do
       has "$opt"
     done ;;
   version)
@@ -296,6 +297,102 @@ case "$CASE" in
       grep -q 'bench 3/3 runs' "$TMP/tty" || fail "no progress on a terminal"
       grep -q $'\r' "$TMP/tty" || fail "the terminal progress line is not rewritten in place"
     fi ;;
+  extract)
+    EX="$SRC/tests/cli/data/extract.onnx"
+    # The full model's values: inputs and intermediates to feed the sub-models, and what they must compute.
+    run 0 "$EX" --fetch x --fetch cond --fetch a --fetch b --fetch m --output-dir "$TMP/full"
+    # a -> m: Relu and Mul, the one weight they read.
+    run 0 "$EX" --extract "$TMP/m.onnx" --extract-inputs a --extract-outputs m
+    has '^extract     a -> m$'
+    has '^  nodes          2 of 7$'
+    has '^  initializers   1$'
+    has '^  functions      0$'
+    has '^  external data  none$'
+    has "^wrote $TMP/m.onnx$"
+    run 0 "$TMP/m.onnx" --input "a=$TMP/full/a.npy" --output-dir "$TMP/m"
+    has '^  a +float32 +\[batch,3\]$'
+    has '^  m +float32 +\[batch,3\]$'
+    cmp -s "$TMP/m/m.npy" "$TMP/full/m.npy" || fail "the a -> m sub-model computes another m"
+    # a, cond -> z, b: the If's branches read m, a and b from the outer scope,
+    # Scale2 is a model function (kept); x, Neg, W1 and the unused weight are not.
+    run 0 "$EX" --extract "$TMP/z.onnx" --extract-inputs a,cond --extract-outputs z,b
+    has '^extract     a, cond -> z, b$'
+    has '^  nodes          5 of 7$'
+    has '^  functions      1$'
+    run 0 "$TMP/z.onnx" --input "a=$TMP/full/a.npy" --input "cond=$TMP/full/cond.npy" --output-dir "$TMP/z"
+    cmp -s "$TMP/z/z.npy" "$TMP/full/z.npy" || fail "the a,cond -> z sub-model computes another z"
+    cmp -s "$TMP/z/b.npy" "$TMP/full/b.npy" || fail "the a,cond -> z sub-model computes another b"
+    # Without --extract-inputs: the model's inputs the outputs need.
+    run 0 "$EX" --extract "$TMP/n.onnx" --extract-outputs n --json
+    has '"inputs": \["x"\],'
+    has '"external_data": "none"'
+    run 0 "$TMP/n.onnx"
+    has '^  x +float32 +\[batch,3\]$'
+    grep -q '^  cond' "$TMP/out" && fail "n.onnx has the input cond it does not need"
+    # External data: inlined into another folder; referenced in the model's folder.
+    run 0 "$SRC/tests/cli/data/extract_ext.onnx" --extract "$TMP/ext_in.onnx" --extract-inputs a,cond --extract-outputs z
+    has '^  external data  inlined \(1 tensor, 12 bytes\)$'
+    grep -q 'extract_ext.data' "$TMP/ext_in.onnx" && fail "the inlined sub-model still names extract_ext.data"
+    run 0 "$TMP/ext_in.onnx" --input "a=$TMP/full/a.npy" --input "cond=$TMP/full/cond.npy" --output-dir "$TMP/ext_in"
+    cmp -s "$TMP/ext_in/z.npy" "$TMP/full/z.npy" || fail "the inlined sub-model computes another z"
+    mkdir -p "$TMP/ext"
+    cp "$SRC/tests/cli/data/extract_ext.onnx" "$SRC/tests/cli/data/extract_ext.data" "$TMP/ext/"
+    run 0 "$TMP/ext/extract_ext.onnx" --extract "$TMP/ext/sub.onnx" --extract-inputs a,cond --extract-outputs z
+    has '^  external data  referenced \(1 tensor in extract_ext.data, the same folder\)$'
+    grep -q 'extract_ext.data' "$TMP/ext/sub.onnx" || fail "the same-folder sub-model does not reference extract_ext.data"
+    run 0 "$TMP/ext/sub.onnx" --input "a=$TMP/full/a.npy" --input "cond=$TMP/full/cond.npy" --output-dir "$TMP/ext_ref"
+    cmp -s "$TMP/ext_ref/z.npy" "$TMP/full/z.npy" || fail "the referencing sub-model computes another z"
+    # The ONNX checker accepts the sub-models and ONNX Runtime computes the same values.
+    PY="$SRC/.venv/bin/python"
+    if [ -x "$PY" ] && "$PY" -c 'import onnxruntime, onnx, numpy' 2>/dev/null; then
+      "$PY" - "$TMP" >"$TMP/py_out" 2>&1 <<'PYEOF' || { cat "$TMP/py_out"; fail "the Python check of the sub-models failed"; }
+import sys, numpy as np, onnx, onnxruntime as ort
+tmp = sys.argv[1]
+full = {k: np.load(f"{tmp}/full/{k}.npy") for k in ["x", "cond", "a", "b", "m", "z", "n"]}
+def check(path, feeds, outputs, functions, initializers, external=False):
+    onnx.checker.check_model(path, full_check=True)
+    m = onnx.load(path, load_external_data=False)
+    assert [i.name for i in m.graph.input] == list(feeds), [i.name for i in m.graph.input]
+    assert [o.name for o in m.graph.output] == outputs
+    assert len(m.functions) == functions, len(m.functions)
+    assert sorted(t.name for t in m.graph.initializer) == initializers
+    assert all((t.data_location == onnx.TensorProto.EXTERNAL) == external for t in m.graph.initializer)
+    got = ort.InferenceSession(path, providers=["CPUExecutionProvider"]).run(outputs, {k: full[k] for k in feeds})
+    for name, value in zip(outputs, got):
+        np.testing.assert_allclose(value, full[name], rtol=1e-6, atol=1e-6)
+check(f"{tmp}/m.onnx", ["a"], ["m"], 0, ["W2"])
+check(f"{tmp}/z.onnx", ["a", "cond"], ["z", "b"], 1, ["W2"])
+check(f"{tmp}/ext_in.onnx", ["a", "cond"], ["z"], 1, ["W2"])
+check(f"{tmp}/ext/sub.onnx", ["a", "cond"], ["z"], 1, ["W2"], external=True)
+check(f"{tmp}/n.onnx", ["x"], ["n"], 0, [])
+PYEOF
+    else
+      echo "(no $PY with onnxruntime: the ONNX checker / ONNX Runtime part is skipped)"
+    fi ;;
+  extract_errors)
+    EX="$SRC/tests/cli/data/extract.onnx"
+    run 2 "$EX" --extract "$TMP/s.onnx" --extract-inputs aa --extract-outputs m
+    err_has "^oinfer-run: --extract-inputs aa: the model has no value 'aa' \(did you mean 'a'\?\)$"
+    run 2 "$EX" --extract "$TMP/s.onnx" --extract-inputs a --extract-outputs mm,zzzz
+    err_has "^oinfer-run: --extract-outputs mm: the model has no value 'mm' \(did you mean 'm'\?\)$"
+    run 2 "$EX" --extract "$TMP/s.onnx" --extract-inputs a --extract-outputs W2
+    err_has "'W2' is a weight \(initializer\), not a computed value$"
+    # The If's then-branch reads a from the outer scope: from b and cond, z needs a, so x.
+    run 2 "$EX" --extract "$TMP/s.onnx" --extract-inputs b,cond --extract-outputs z
+    err_has "^oinfer-run: --extract-outputs z: cannot be computed from --extract-inputs b, cond: it needs 'x' \(add it to --extract-inputs\)$"
+    [ -e "$TMP/s.onnx" ] && fail "a sub-model was written despite the error"
+    run 2 "$EX" --extract "$TMP/no/such/dir/s.onnx" --extract-outputs n
+    err_has 'cannot write the file'
+    run 2 "$EX" --extract "$EX" --extract-outputs n
+    err_has 'that is the model itself'
+    run 2 "$EX" --extract-outputs n
+    err_has -- '--extract-outputs needs --extract FILE$'
+    run 2 "$EX" --extract "$TMP/s.onnx"
+    err_has -- '--extract needs --extract-outputs NAMES'
+    run 2 "$EX" --extract "$TMP/s.onnx" --extract-outputs a,,m
+    err_has -- "--extract-outputs: empty name in 'a,,m'"
+    run 2 "$EX" --extract "$TMP/s.onnx" --extract-outputs m,m
+    err_has -- "--extract-outputs: 'm' given twice" ;;
   readme_help)
     # README.md's "## oinfer-run" section shows the --help text as it is.
     run 0 --help
