@@ -81,6 +81,16 @@ debugging:
   --extract-inputs A,B  the sub-model's inputs, comma-separated (default: the
                         model's inputs that the outputs need)
   --extract-outputs C,D the sub-model's outputs, comma-separated
+  --compare             run the model and compare every intermediate value
+                        (each node's outputs, kept as --fetch keeps them)
+                        with a reference, within --rtol / --atol: ONNX
+                        Runtime through ${OINFER_PYTHON:-python3} when it
+                        imports onnxruntime, onnx and numpy, else oinfer
+                        itself at --opt-level 0 (OINFER_COMPARE_REFERENCE=
+                        onnxruntime or oinfer forces one). Prints the first
+                        node in execution order whose output diverges (op,
+                        output, shape, max abs / rel error), up to 4 more,
+                        and the outputs' status; exit 1 on a divergence
 
 execution:
   --threads N           intra-op threads (default: all cores)
@@ -95,8 +105,9 @@ output:
   --help                print this text
   --version             print the version
 
-exit status: 0 success, 1 --test-data mismatch, 2 any error (bad options,
-missing file, invalid model, failed run); errors are one line on stderr.
+exit status: 0 success, 1 --test-data mismatch or --compare divergence, 2 any
+error (bad options, missing file, invalid model, failed run); errors are one
+line on stderr.
 )";
 }
 
@@ -247,6 +258,9 @@ Options parseArgs(int argc, char** argv) {
       o.extractInputs = parseNameList(opt, value());
     } else if (opt == "--extract-outputs") {
       o.extractOutputs = parseNameList(opt, value());
+    } else if (opt == "--compare") {
+      flag();
+      o.compare = true;
     } else if (opt == "--warmup") {
       o.warmup = static_cast<int>(parseInt(opt, value(), 0, 1000000));
     } else if (opt == "--profile") {
@@ -287,6 +301,7 @@ Options parseArgs(int argc, char** argv) {
                      " needs --extract FILE"};
   if (!o.extractTo.empty() && o.extractOutputs.empty())
     throw UsageError{"--extract needs --extract-outputs NAMES (the values the sub-model computes)"};
+  if (!o.extractTo.empty() && o.compare) throw UsageError{"--extract and --compare cannot be combined"};
   if (!o.help && !o.version && o.model.empty()) throw UsageError{"no model given (usage: oinfer-run MODEL.onnx [options]; see --help)"};
   return o;
 }

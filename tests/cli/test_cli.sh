@@ -44,7 +44,7 @@ case "$CASE" in
     for opt in --input --shape --output-dir --test-data --rtol --atol --bench --warmup --profile \
       --print-plan --threads --device --fp16 --no-cuda-graphs --json --top-k --help --version \
       --fetch --opt-level --list-ops --dot --bench-seconds --progress --extract --extract-inputs \
-      --extract-outputs; do
+      --extract-outputs --compare; do
       has "$opt"
     done ;;
   version)
@@ -392,7 +392,75 @@ PYEOF
     run 2 "$EX" --extract "$TMP/s.onnx" --extract-outputs a,,m
     err_has -- "--extract-outputs: empty name in 'a,,m'"
     run 2 "$EX" --extract "$TMP/s.onnx" --extract-outputs m,m
-    err_has -- "--extract-outputs: 'm' given twice" ;;
+    err_has -- "--extract-outputs: 'm' given twice"
+    run 2 "$EX" --extract "$TMP/s.onnx" --extract-outputs m --compare
+    err_has -- '--extract and --compare cannot be combined' ;;
+  compare)
+    # The oinfer reference (forced, then as the fallback without a usable Python).
+    OINFER_COMPARE_REFERENCE=oinfer run 0 "$MODEL" --input "pixels=$SAMPLE7" --compare
+    has '^compare     reference: oinfer --opt-level 0 on the CPU \(OINFER_COMPARE_REFERENCE=oinfer\)$'
+    has '^            4 values of 4 nodes compared, 0 skipped; rtol 0.001, atol 1e-07$'
+    has '^  probabilities +OK +max abs err'
+    has '^compare: all 4 values match$'
+    OINFER_PYTHON="$TMP/no-python" run 0 "$MODEL" --compare
+    has "^compare     reference: oinfer --opt-level 0 on the CPU \($TMP/no-python cannot import onnxruntime, onnx and numpy\)$"
+    # A divergence: OINFER_COMPARE_PERTURB (test-only) adds 1 to the reference's
+    # hidden (relu1) and probabilities (softmax); relu1 comes first in execution order.
+    OINFER_COMPARE_REFERENCE=oinfer OINFER_COMPARE_PERTURB=probabilities,hidden run 1 "$MODEL" --compare
+    has '^first divergence: node 2 of 4 in execution order$'
+    has '^  node        relu1$'
+    has '^  op          Relu$'
+    has '^  output      hidden$'
+    has '^  shape       \[1,64\]$'
+    has '^  max abs err 1$'
+    has '^  max rel err [0-9.e+-]+$'
+    has '^  tolerance   \|actual - expected\| <= atol \+ rtol \* \|expected\|, rtol 0.001, atol 1e-07$'
+    has '^  mismatch    1 of 64 elements outside tolerance; first at flat index 0'
+    has '^next divergences$'
+    has '^     4  Softmax +softmax -> probabilities \[1,10\]  max abs err'
+    has '^  probabilities +MISMATCH'
+    has "^compare: 2 of 4 nodes diverge, the first at node 'relu1' \(Relu\)$"
+    # A tolerance wide enough accepts it.
+    OINFER_COMPARE_REFERENCE=oinfer OINFER_COMPARE_PERTURB=hidden run 0 "$MODEL" --compare --atol 1.5
+    has '^compare: all 4 values match$'
+    OINFER_COMPARE_REFERENCE=oinfer OINFER_COMPARE_PERTURB=hidden run 1 "$MODEL" --compare --json
+    if command -v python3 >/dev/null; then
+      python3 -c 'import json,sys; c=json.load(sys.stdin)["compare"]; assert c["reference"]=="oinfer" and not c["passed"] and c["diverging_nodes"]==1, c; d=c["divergences"][0]; assert (d["node"], d["op_type"], d["index"])==("relu1","Relu",1), d; o=d["outputs"][0]; assert o["output"]=="hidden" and o["shape"]==[1,64] and o["max_abs_error"]==1, o; assert c["outputs"]==[{"name":"probabilities","status":"match","max_abs_error":0,"max_rel_error":0}], c["outputs"]' \
+        <"$TMP/out" || fail "stdout is not the expected JSON"
+    fi
+    # With --test-data too: 1 when either finds a difference.
+    OINFER_COMPARE_REFERENCE=oinfer run 1 "$MODEL" --test-data "$SRC/tests/cli/data/digits_wrong" --compare
+    has 'compare: all 4 values match'
+    # The onnxruntime reference through a Python that has it.
+    PY="$SRC/.venv/bin/python"
+    if [ -x "$PY" ] && "$PY" -c 'import onnxruntime, onnx, numpy' 2>/dev/null; then
+      OINFER_PYTHON="$PY" run 0 "$MODEL" --input "pixels=$SAMPLE7" --compare
+      has "^compare     reference: onnxruntime [0-9][0-9.]* through $PY, its graph optimizations off$"
+      has '^compare: all 4 values match$'
+      OINFER_PYTHON="$PY" OINFER_COMPARE_PERTURB=probabilities,hidden run 1 "$MODEL" --compare
+      has "^compare: 2 of 4 nodes diverge, the first at node 'relu1' \(Relu\)$"
+      # Values inside model functions have no name in the file: skipped, and said so.
+      OINFER_PYTHON="$PY" OINFER_COMPARE_REFERENCE=onnxruntime run 0 "$SRC/tests/cli/data/extract.onnx" --compare
+      has '^            7 values of 8 nodes compared, 1 skipped; rtol 0.001, atol 1e-07$'
+      has '^  skipped   1 not in the reference: scale2/two$'
+      has '^compare: all 7 values match$'
+    else
+      echo "(no $PY with onnxruntime: the onnxruntime reference part is skipped)"
+    fi ;;
+  compare_errors)
+    OINFER_PYTHON="$TMP/no-python" OINFER_COMPARE_REFERENCE=onnxruntime run 2 "$MODEL" --compare
+    err_has "^oinfer-run: OINFER_COMPARE_REFERENCE=onnxruntime: $TMP/no-python cannot import onnxruntime, onnx and numpy \(set OINFER_PYTHON to a Python that can\)$"
+    OINFER_COMPARE_REFERENCE=tensorflow run 2 "$MODEL" --compare
+    err_has "OINFER_COMPARE_REFERENCE: 'tensorflow' is not a reference \(onnxruntime or oinfer\)$"
+    OINFER_COMPARE_REFERENCE=oinfer OINFER_COMPARE_PERTURB=nosuch run 2 "$MODEL" --compare
+    err_has "OINFER_COMPARE_PERTURB: 'nosuch' is not a compared value$"
+    # A Python that imports everything but whose reference run fails: its last stderr line.
+    printf '#!/bin/sh\n[ "$1" = -c ] && exit 0\necho "Traceback (most recent call last):" >&2\necho "RuntimeError: boom" >&2\nexit 3\n' >"$TMP/fake-python"
+    chmod +x "$TMP/fake-python"
+    OINFER_PYTHON="$TMP/fake-python" run 2 "$MODEL" --compare
+    err_has "^oinfer-run: --compare: the onnxruntime reference failed \($TMP/fake-python, exit status 3\): RuntimeError: boom$"
+    run 2 "$MODEL" --compare=yes
+    err_has -- '--compare takes no value' ;;
   readme_help)
     # README.md's "## oinfer-run" section shows the --help text as it is.
     run 0 --help
