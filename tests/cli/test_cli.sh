@@ -345,9 +345,9 @@ case "$CASE" in
     # The ONNX checker accepts the sub-models and ONNX Runtime computes the same values.
     PY="$SRC/.venv/bin/python"
     if [ -x "$PY" ] && "$PY" -c 'import onnxruntime, onnx, numpy' 2>/dev/null; then
-      "$PY" - "$TMP" >"$TMP/py_out" 2>&1 <<'PYEOF' || { cat "$TMP/py_out"; fail "the Python check of the sub-models failed"; }
-import sys, numpy as np, onnx, onnxruntime as ort
-tmp = sys.argv[1]
+      "$PY" - "$TMP" "$SRC" >"$TMP/py_out" 2>&1 <<'PYEOF' || { cat "$TMP/py_out"; fail "the Python check of the sub-models failed"; }
+import sys, numpy as np, onnx, onnx.utils, onnxruntime as ort
+tmp, src = sys.argv[1], sys.argv[2]
 full = {k: np.load(f"{tmp}/full/{k}.npy") for k in ["x", "cond", "a", "b", "m", "z", "n"]}
 def check(path, feeds, outputs, functions, initializers, external=False):
     onnx.checker.check_model(path, full_check=True)
@@ -365,6 +365,14 @@ check(f"{tmp}/z.onnx", ["a", "cond"], ["z", "b"], 1, ["W2"])
 check(f"{tmp}/ext_in.onnx", ["a", "cond"], ["z"], 1, ["W2"])
 check(f"{tmp}/ext/sub.onnx", ["a", "cond"], ["z"], 1, ["W2"], external=True)
 check(f"{tmp}/n.onnx", ["x"], ["n"], 0, [])
+# The same nodes, weights and graph inputs / outputs as onnx.utils.extract_model
+# (where it applies: it does not follow a subgraph's outer-scope names).
+def parts(path):
+    m = onnx.load(path)
+    return ([n.name for n in m.graph.node], sorted(t.name for t in m.graph.initializer),
+            [i.name for i in m.graph.input], [o.name for o in m.graph.output])
+onnx.utils.extract_model(f"{src}/tests/cli/data/extract.onnx", f"{tmp}/ref_m.onnx", ["a"], ["m"])
+assert parts(f"{tmp}/ref_m.onnx") == parts(f"{tmp}/m.onnx"), (parts(f"{tmp}/ref_m.onnx"), parts(f"{tmp}/m.onnx"))
 PYEOF
     else
       echo "(no $PY with onnxruntime: the ONNX checker / ONNX Runtime part is skipped)"
