@@ -59,7 +59,7 @@ feeds = {i["name"]: np.load(os.path.join(work, i["file"])) for i in request["inp
 results = session.run([name for _, name in wanted], feeds)
 for (k, _), value in zip(wanted, results):
     if isinstance(value, np.ndarray) and value.dtype != object:
-        np.save(os.path.join(work, "ref_%d.npy" % k), np.ascontiguousarray(value))
+        np.save(os.path.join(work, "ref_%d.npy" % k), np.array(value, order="C"))  # keeps 0-d as 0-d
 with open(os.path.join(work, "version.txt"), "w") as f:
     f.write(ort.__version__)
 )PY";
