@@ -390,6 +390,17 @@ void extractModel(const Options& o, const Graph& file, Json& out) {
   const fs::path modelDir = folderOf(o.model), outDir = folderOf(o.extractTo);
   if (fs::weakly_canonical(o.extractTo, ec) == fs::weakly_canonical(o.model, ec2) && !ec && !ec2)
     throw std::runtime_error("--extract " + o.extractTo + ": that is the model itself");
+  {
+    // Never write over one of the model's external data files (in either mode).
+    ExternalData all;
+    all.modelDir = modelDir;
+    visitGraph(src, all);
+    for (auto& f : functions) visitNodes(*f.mutable_node(), all);
+    const fs::path target = fs::weakly_canonical(o.extractTo, ec);
+    for (const auto& location : all.files)
+      if (!ec && fs::weakly_canonical(modelDir / location, ec2) == target && !ec2)
+        throw std::runtime_error("--extract " + o.extractTo + ": that is the model's external data file " + location);
+  }
   ExternalData ext;
   ext.modelDir = modelDir;
   ext.inline_ = modelDir != outDir;
