@@ -342,6 +342,13 @@ case "$CASE" in
     grep -q 'extract_ext.data' "$TMP/ext/sub.onnx" || fail "the same-folder sub-model does not reference extract_ext.data"
     run 0 "$TMP/ext/sub.onnx" --input "a=$TMP/full/a.npy" --input "cond=$TMP/full/cond.npy" --output-dir "$TMP/ext_ref"
     cmp -s "$TMP/ext_ref/z.npy" "$TMP/full/z.npy" || fail "the referencing sub-model computes another z"
+    # IR version 3: the weight stays a graph input too; a's type is the one value_info declares.
+    run 0 "$SRC/tests/cli/data/extract_ir3.onnx" --fetch a --fetch c --output-dir "$TMP/ir3_full"
+    run 0 "$SRC/tests/cli/data/extract_ir3.onnx" --extract "$TMP/ir3.onnx" --extract-inputs a --extract-outputs c
+    has '^  nodes          2 of 3$'
+    run 0 "$TMP/ir3.onnx" --input "a=$TMP/ir3_full/a.npy" --output-dir "$TMP/ir3"
+    has '^  a +float32 +\[q\]$'
+    cmp -s "$TMP/ir3/c.npy" "$TMP/ir3_full/c.npy" || fail "the IR 3 sub-model computes another c"
     # The ONNX checker accepts the sub-models and ONNX Runtime computes the same values.
     PY="$SRC/.venv/bin/python"
     if [ -x "$PY" ] && "$PY" -c 'import onnxruntime, onnx, numpy' 2>/dev/null; then
@@ -365,6 +372,11 @@ check(f"{tmp}/z.onnx", ["a", "cond"], ["z", "b"], 1, ["W2"])
 check(f"{tmp}/ext_in.onnx", ["a", "cond"], ["z"], 1, ["W2"])
 check(f"{tmp}/ext/sub.onnx", ["a", "cond"], ["z"], 1, ["W2"], external=True)
 check(f"{tmp}/n.onnx", ["x"], ["n"], 0, [])
+onnx.checker.check_model(f"{tmp}/ir3.onnx", full_check=True)
+m = onnx.load(f"{tmp}/ir3.onnx")
+assert [i.name for i in m.graph.input] == ["w", "a"] and [v.name for v in m.graph.value_info] == ["b"], m.graph
+c = ort.InferenceSession(f"{tmp}/ir3.onnx", providers=["CPUExecutionProvider"]).run(["c"], {"a": np.load(f"{tmp}/ir3_full/a.npy")})[0]
+np.testing.assert_allclose(c, np.load(f"{tmp}/ir3_full/c.npy"), rtol=1e-6)
 # The same nodes, weights and graph inputs / outputs as onnx.utils.extract_model
 # (where it applies: it does not follow a subgraph's outer-scope names).
 def parts(path):

@@ -12,6 +12,9 @@ root with .venv/bin/python tests/cli/data/make_models.py):
                        a second output n = Neg(x)
   extract_ext.onnx     the same model with its weights in extract_ext.data
                        (external data)
+  extract_ir3.onnx     IR version 3 (initializers listed as graph inputs too):
+                       x -> Add(w) -> a -> Relu -> b -> Mul(w) -> c, with
+                       value_info declaring a as [q] and b as [3]
 """
 import onnx
 from onnx import TensorProto, helper
@@ -68,5 +71,20 @@ model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17), helper.
 model.ir_version = 8
 onnx.checker.check_model(model)
 onnx.save(model, f"{HERE}/extract.onnx")
+import os
+if os.path.exists(f"{HERE}/extract_ext.data"):  # onnx.save appends to an existing data file
+    os.remove(f"{HERE}/extract_ext.data")
 onnx.save(model, f"{HERE}/extract_ext.onnx", save_as_external_data=True, all_tensors_to_one_file=True,
           location="extract_ext.data", size_threshold=0)
+
+# ---- extract_ir3.onnx -----------------------------------------------------
+w = numpy_helper.from_array(np.array([1, 2, 3], np.float32), "w")
+nodes = [helper.make_node("Add", ["x", "w"], ["a"], name="add"), helper.make_node("Relu", ["a"], ["b"], name="relu"),
+         helper.make_node("Mul", ["b", "w"], ["c"], name="mul")]
+g = helper.make_graph(nodes, "ir3", [helper.make_tensor_value_info("x", f32, [3]), helper.make_tensor_value_info("w", f32, [3])],
+                      [helper.make_tensor_value_info("c", f32, [3])], initializer=[w],
+                      value_info=[helper.make_tensor_value_info("a", f32, ["q"]), helper.make_tensor_value_info("b", f32, [3])])
+model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 7)], producer_name="make_models.py")
+model.ir_version = 3
+onnx.checker.check_model(model)
+onnx.save(model, f"{HERE}/extract_ir3.onnx")
