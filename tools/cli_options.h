@@ -25,6 +25,10 @@ struct Options {
   int optLevel = 1;                // --opt-level: SessionOptions::optimizationLevel
   std::string dotFile;             // --dot FILE
   bool listOps = false;            // --list-ops
+  std::string extractTo;           // --extract FILE: write a sub-model there, no run
+  std::vector<std::string> extractInputs;   // --extract-inputs A,B (empty: the model's inputs)
+  std::vector<std::string> extractOutputs;  // --extract-outputs C,D
+  bool compare = false;            // --compare: every intermediate value against a reference
   bool profile = false;
   bool printPlan = false;
   int threads = 0;
