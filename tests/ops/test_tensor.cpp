@@ -422,6 +422,18 @@ TEST(TensorErrors, PadReflectEmptyAxisAndBadMode) {
   t.expectError("unsupported pad mode 'symmetric'");
 }
 
+// An empty output whose other dim is huge: no element to write, and no
+// per-axis index table of 2^40 entries built for it.
+TEST(TensorOps, PadToAnEmptyOutputWithAHugeDim) {
+  const int64_t huge = int64_t(1) << 40;
+  for (const char* mode : {"constant", "edge"}) {
+    OpTester t("Pad", 13);
+    t.attr("mode", mode).input("x", Tensor(DataType::kFloat, {0, 2})).constantInput("p", I64({0, 0, 0, huge}));
+    t.expect("y", Tensor(DataType::kFloat, {0, huge + 2}));
+    t.run();
+  }
+}
+
 TEST(TensorErrors, DepthToSpaceChannels) {
   OpTester t("DepthToSpace", 13);
   t.attr("blocksize", int64_t(2)).input("x", Tensor(DataType::kFloat, {1, 6, 2, 2})).output("y");
