@@ -55,6 +55,12 @@ void Executor::runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& st
   }
   if (step.view) {
     const ValueInfo& vi = local.types[node.outputs[0]];
+    // Every input is known now, so a shape function leaves no dim open; one
+    // that does is reported against the node, not as an internal error.
+    if (!vi.hasShape || !isStatic(vi.shape))
+      throw Error(ErrorCode::kShapeMismatch, node.describe() + ": output '" + node.outputs[0] + "' has shape " +
+                                                 (vi.hasShape ? shapeToString(vi.shape) : std::string("unknown")) +
+                                                 " with every input known; it cannot be computed");
     ctx.values[step.out[0]].tensor.assignView(ctx.values[step.in[step.def->viewOfInput]].tensor, toStatic(vi.shape));
   }
 }

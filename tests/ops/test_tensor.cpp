@@ -348,6 +348,19 @@ TEST(TensorInfer, SqueezeWithoutAxesOnSymbolIsUnknownRank) {
 
 // ---- errors -------------------------------------------------------------------
 
+// [0, 91, 4] to [0, -1, 4]: the known dims multiply to 0, so any -1 fits;
+// an error naming the node (as onnxruntime refuses it), at plan time with a
+// constant shape, never an internal "shape [0,?,4] is not static".
+TEST(TensorErrors, ReshapeAmbiguousMinusOneOnZeroElements) {
+  const std::string want =
+      "node 'Reshape_under_test' (Reshape): input 0 ('x'): cannot reshape [0,91,4] to [0,-1,4]: the other dims "
+      "multiply to 0, so the -1 is ambiguous";
+  OpTester t("Reshape", 14);
+  t.input("x", Tensor(DataType::kFloat, {0, 91, 4})).constantInput("shape", I64({0, -1, 4})).output("y");
+  t.expectError(want);
+  // (The run-time form, a computed shape: Reshape.AmbiguousMinusOneAtRunTime.)
+}
+
 TEST(TensorErrors, ReshapeElementCount) {
   OpTester t("Reshape", 14);
   t.input("x", Tensor(DataType::kFloat, {2, 3})).constantInput("shape", I64({4, 2})).output("y");
