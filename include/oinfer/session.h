@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "oinfer/custom_op.h"
 #include "oinfer/graph.h"
 #include "oinfer/tensor.h"
 #include "oinfer/thread_pool.h"
@@ -59,6 +60,17 @@ struct SessionOptions {
   // buffers, which must be defined with the output's dtype and shape; run()
   // returns tensors owning device memory, freed with the last copy).
   bool deviceIO = false;
+  // ---- custom ops (oinfer/custom_op.h) ----
+  // Op sets for this session only, and shared libraries (plugins) whose
+  // oinfer_register_custom_ops entry point adds theirs; both are looked up
+  // before the built-in and the global ops. A library is loaded once per
+  // process and stays loaded. A name that conflicts with a built-in op
+  // (without CustomOp::overrideBuiltin) or with another of this session's
+  // definitions, a missing library, a missing entry point, another ABI
+  // version or a failing registration: an Error from the constructor naming
+  // the op or library.
+  std::vector<CustomOpSet> customOps;
+  std::vector<std::string> customOpLibraries;
 };
 
 struct MemoryStats {
