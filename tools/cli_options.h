@@ -29,6 +29,7 @@ struct Options {
   bool printPlan = false;
   int threads = 0;
   std::string device = "cpu";
+  std::vector<std::string> customOps;  // --custom-ops LIB, in order: SessionOptions::customOpLibraries
   bool fp16 = false;        // SessionOptions::fp16
   bool cudaGraphs = true;   // SessionOptions::cudaGraphs
   std::string logLevel;  // empty: the library default
