@@ -9,17 +9,22 @@
 //   - for the process: registerGlobalCustomOps(set) / loadCustomOpLibrary.
 //
 // Which definition a node binds to (domain, op type, the model's opset for
-// the domain):
-//   1. the session's own sets and libraries;
-//   2. the built-in ops;
-//   3. the global custom ops.
-// A custom op never replaces a built-in op silently: a (domain, op type)
-// the built-in registry has is refused (an Error naming both) unless the
-// CustomOp says overrideBuiltin, and then it wins within its opset range
-// (outside it the built-in op still serves). Two definitions of one
-// (domain, op type) with overlapping opset ranges at the same level (one
-// session's sets and libraries; the global sets) are an Error naming both;
-// a session's definition hides a global one of the same (domain, op type).
+// the domain): the session's own sets and libraries first, then the built-in
+// ops, then the global custom ops. A custom op never replaces a built-in op
+// silently: a (domain, op type) the built-in registry has is refused (an
+// Error naming the op and where it came from) unless the CustomOp says
+// overrideBuiltin; then it wins within its opset range (outside it the
+// built-in op still serves). Two definitions of one (domain, op type) with
+// overlapping opset ranges at the same level (one session's sets and
+// libraries; the global sets) are an Error naming both; a session's
+// definition hides a global one of the same (domain, op type).
+//
+// Ownership. CustomOpSet is a value: a Session (and the global registry)
+// keeps its own copy, which shares the shape functions and kernel factories
+// (std::function copies: what they capture is shared, so it must stay valid
+// and be safe to use from several threads). Shape functions run while a
+// Session is made and planned, and during runs (below), possibly on several
+// threads at once for concurrent runs.
 //
 // Plan time and run time. The shape function runs while the session plans
 // (for every set of input shapes), with each input's dtype, its shape (dims
@@ -42,6 +47,12 @@
 // CustomKernelInit::shared returns) must be read-only or locked. Work made
 // once per node and session (packed weights) goes through
 // CustomKernelInit::shared.
+//
+// Devices and precision. Custom ops run on the CPU (a CUDA session copies
+// their inputs to the host and back). SessionOptions::fp16 rewrites the
+// graph's float32 tensors to float16, custom ops' inputs too: an op that
+// takes only float32 should check in its shape function (an Error naming
+// the node then says so).
 //
 // Errors. Anything a shape function, factory or kernel throws reaches the
 // caller as an oinfer::Error whose message starts with the node and op:
