@@ -64,7 +64,7 @@ struct SessionOptions {
   // Op sets for this session only, and shared libraries (plugins) whose
   // oinfer_register_custom_ops entry point adds theirs; both are looked up
   // before the built-in and the global ops. A library is loaded once per
-  // process and stays loaded. A name that conflicts with a built-in op
+  // process and stays loaded; one named twice counts once. A name that conflicts with a built-in op
   // (without CustomOp::overrideBuiltin) or with another of this session's
   // definitions, a missing library, a missing entry point, another ABI
   // version or a failing registration: an Error from the constructor naming

@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <set>
 
 #include "api/builtin_registry.h"
 #include "shape/infer_context.h"
@@ -368,8 +369,13 @@ std::shared_ptr<const Registry> sessionRegistry(const SessionOptions& options) {
   for (size_t k = 0; k < options.customOps.size(); ++k)
     sets.emplace_back(options.customOps[k],
                       originOf(options.customOps[k], "SessionOptions::customOps[" + std::to_string(k) + "]"));
-  for (const std::string& path : options.customOpLibraries)
+  std::set<std::string> seen;  // one library named twice (or by two paths) counts once
+  for (const std::string& path : options.customOpLibraries) {
+    std::error_code ec;
+    const std::string key = std::filesystem::weakly_canonical(path, ec).string();
+    if (!seen.insert(ec ? path : key).second) continue;
     sets.emplace_back(loadCustomOpLibrary(path), "'" + path + "'");
+  }
   std::vector<Sourced> ops;
   for (const auto& [s, origin] : sets)
     for (const CustomOp& op : s.ops()) ops.push_back({&op, origin});

@@ -505,7 +505,7 @@ TEST(CustomOpPlugins, DeformConv2dEqualsTheBuiltinDeformConv) {
 
 TEST(CustomOpPlugins, DynamicResizeFollowsTheSizeInput) {
   SessionOptions so;
-  so.customOpLibraries = {kExample};
+  so.customOpLibraries = {kExample, kPluginDir + "/../plugins/liboinfer_example_ops.so"};  // one library, twice
   Session s(Graph::loadFromONNX(kModels + "/dynamic_resize.onnx"), so);
   // A 2x2 image to 4x4, bilinear with the half-pixel rule: worked out by hand.
   Tensor image(DataType::kFloat, {1, 3, 2, 2});
