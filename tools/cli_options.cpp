@@ -103,6 +103,11 @@ execution:
   --no-cuda-graphs      with --device cuda: launch kernels one by one instead of
                         replaying a captured CUDA Graph
   --log-level LEVEL     trace, debug, info, warn (default), error or off
+  --custom-ops LIB      load custom ops from the shared library LIB, a plugin
+                        exporting oinfer_register_custom_ops (see
+                        examples/custom_ops); its ops then run, show in
+                        --print-plan and count as supported in --list-ops;
+                        repeatable
 
 output:
   --json                print one JSON object with everything instead of text
@@ -294,6 +299,12 @@ Options parseArgs(int argc, char** argv) {
       bool ok = false;
       for (const char* l : kLevels) ok |= o.logLevel == l;
       if (!ok) throw UsageError{"--log-level: '" + o.logLevel + "' is not one of trace debug info warn error off"};
+    } else if (opt == "--custom-ops") {
+      std::string lib = value();
+      if (lib.empty()) throw UsageError{"--custom-ops: empty library path"};
+      for (const auto& l : o.customOps)
+        if (l == lib) throw UsageError{"--custom-ops " + lib + " given twice"};
+      o.customOps.push_back(lib);
     } else if (opt == "--json") {
       flag();
       o.json = true;

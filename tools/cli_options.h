@@ -34,6 +34,7 @@ struct Options {
   int threads = 0;
   double timeout = 0;       // --timeout: SessionOptions::runTimeoutSeconds; 0 = none
   std::string device = "cpu";
+  std::vector<std::string> customOps;  // --custom-ops LIB, in order: SessionOptions::customOpLibraries
   bool fp16 = false;        // SessionOptions::fp16
   bool cudaGraphs = true;   // SessionOptions::cudaGraphs
   std::string logLevel;  // empty: the library default

@@ -262,12 +262,13 @@ int runTool(const Options& o) {
   so.profiling = o.profile;
   so.optimizationLevel = o.optLevel;
   so.keepValues = o.fetch;
+  so.customOpLibraries = o.customOps;
   checkDevice(o, so);
 
   Json out = Json::object();
   auto t0 = Clock::now();
   Graph graph = Graph::loadFromONNX(o.model);
-  if (o.listOps) return listOps(o, graph);
+  if (o.listOps) return listOps(o, graph, so);
   if (!o.extractTo.empty()) {
     extractModel(o, graph, out);
     if (o.json) std::printf("%s\n", out.dump().c_str());

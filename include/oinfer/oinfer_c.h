@@ -58,7 +58,7 @@ extern "C" {
 
 /* Bumped when a function is added (new functions only ever get added);
  * compare the header's value with oinfer_c_api_version() at run time. */
-#define OINFER_C_API_VERSION 2
+#define OINFER_C_API_VERSION 2 /* 2: run timeout and terminate, custom op libraries */
 
 /* ---- status ------------------------------------------------------------ */
 
@@ -217,6 +217,22 @@ OINFER_C_EXPORT oinfer_status oinfer_session_options_set_device(oinfer_session_o
  * message naming the node; the session stays usable. (API version 2.) */
 OINFER_C_EXPORT oinfer_status oinfer_session_options_set_run_timeout(oinfer_session_options* options,
                                                                      double seconds);
+/* Custom ops from a shared library (a plugin; see oinfer/custom_op.h): the
+ * library at `path` is loaded now (once per process; it stays loaded) and
+ * the sessions made with these options may use its ops; repeatable. Errors
+ * name the library: a missing file is OINFER_IO, a file that cannot be
+ * loaded OINFER_IO with the loader's reason, a library without the
+ * oinfer_register_custom_ops entry point, built for another custom-op ABI
+ * version or whose registration failed OINFER_INVALID_ARGUMENT; the options
+ * are then unchanged. Conflicts between op names are reported by
+ * oinfer_session_create. The C++ SessionOptions::customOpLibraries. */
+OINFER_C_EXPORT oinfer_status oinfer_session_options_add_custom_op_library(oinfer_session_options* options,
+                                                                           const char* path);
+/* Loads the library at `path` as above and registers its ops for every
+ * session made afterwards in this process (oinfer::registerGlobalCustomOps):
+ * a name that conflicts with a built-in op or a global custom op already
+ * registered is OINFER_INVALID_ARGUMENT, and nothing is registered. */
+OINFER_C_EXPORT oinfer_status oinfer_register_custom_op_library(const char* path);
 
 /* ---- session ------------------------------------------------------------------- */
 

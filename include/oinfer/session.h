@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "oinfer/custom_op.h"
 #include "oinfer/graph.h"
 #include "oinfer/tensor.h"
 #include "oinfer/thread_pool.h"
@@ -73,6 +74,17 @@ struct SessionOptions {
   // holds degrades gracefully. 0: every run uses the generic plan. -1: 16,
   // or the environment's OINFER_PLAN_CACHE_SIZE when set.
   int planCacheSize = -1;
+  // ---- custom ops (oinfer/custom_op.h) ----
+  // Op sets for this session only, and shared libraries (plugins) whose
+  // oinfer_register_custom_ops entry point adds theirs; both are looked up
+  // before the built-in and the global ops. A library is loaded once per
+  // process and stays loaded; one named twice counts once. A name that conflicts with a built-in op
+  // (without CustomOp::overrideBuiltin) or with another of this session's
+  // definitions, a missing library, a missing entry point, another ABI
+  // version or a failing registration: an Error from the constructor naming
+  // the op or library.
+  std::vector<CustomOpSet> customOps;
+  std::vector<std::string> customOpLibraries;
 };
 
 // Per-run controls (Session::run / runInto overloads). A run that must stop

@@ -390,6 +390,22 @@ oinfer_status oinfer_session_options_set_device(oinfer_session_options* options,
   });
 }
 
+oinfer_status oinfer_session_options_add_custom_op_library(oinfer_session_options* options, const char* path) {
+  return guard("oinfer_session_options_add_custom_op_library", [&] {
+    require(options, "options");
+    require(path, "path");
+    oinfer::loadCustomOpLibrary(path);  // errors now, naming the library
+    options->options.customOpLibraries.push_back(path);
+  });
+}
+
+oinfer_status oinfer_register_custom_op_library(const char* path) {
+  return guard("oinfer_register_custom_op_library", [&] {
+    require(path, "path");
+    oinfer::registerGlobalCustomOps(oinfer::loadCustomOpLibrary(path));
+  });
+}
+
 // ---- session ------------------------------------------------------------------------
 
 oinfer_status oinfer_session_create(const oinfer_model* model, const oinfer_session_options* options,

@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "api/builtin_registry.h"
+#include "api/custom_ops.h"
 #include "api/devices.h"
 #include "graph/graph_access.h"
 #include "graph/names.h"
@@ -50,6 +50,9 @@ std::string closeMatchHint(const std::string& name, const std::set<std::string>&
 }  // namespace
 
 struct Session::Impl {
+  // The ops this session binds to (the built-in ones, the global and its own
+  // custom ops); first, so it outlives everything that refers to it.
+  std::shared_ptr<const Registry> registry;
   Graph publicGraph;  // what graph() returns; owns the IR below
   ir::Graph* irGraph = nullptr;  // the graph as the executor runs it (after the passes)
   SessionOptions options;
@@ -241,7 +244,6 @@ std::shared_ptr<Plan> Session::Impl::planFor(const TensorMap& inputs, const std:
 // ---- public API ------------------------------------------------------------------
 
 Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<Impl>()) {
-  const Registry& registry = builtinRegistry();
   configureLogging(options.logLevel);
   if (options.device == Device::kCUDA) {
     const std::string why = deviceUnavailable(options.device, options.deviceIndex);
@@ -257,6 +259,8 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
     throw Error(ErrorCode::kInvalidArgument, "SessionOptions.optimizationLevel is " +
                                                  std::to_string(options.optimizationLevel) +
                                                  "; the levels are 0 (no graph passes) and 1 (all of them)");
+  impl_->registry = sessionRegistry(options);
+  const Registry& registry = *impl_->registry;
   impl_->options = options;
   impl_->publicGraph = std::move(graph);
   ir::Graph& g = detail::GraphAccess::ir(impl_->publicGraph);

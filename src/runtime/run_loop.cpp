@@ -28,6 +28,7 @@ ValueInfo typeOfValue(const std::string& name, const Value& v, const ValueInfo* 
 void Executor::runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& step) {
   // Shapes depend on values only known now: re-run the shape function with every input known.
   shape::InferState local;
+  local.runTime = true;
   const Node& node = *step.node;
   for (size_t i = 0; i < node.inputs.size(); ++i) {
     if (step.in[i] < 0) continue;

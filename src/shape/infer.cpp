@@ -105,6 +105,7 @@ bool inferNode(const Node& node, InferState& st, const InferHooks& hooks, Symbol
   InferContext ctx(node, hooks.opset(node), symbols);
   ctx.hooks_ = &hooks;
   ctx.scope_ = &st;
+  ctx.atRunTime_ = st.runTime;
   std::vector<std::vector<Dim>> convertedSym(node.inputs.size());
   bool allValues = true;
   int64_t valueElements = 0;

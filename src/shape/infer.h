@@ -34,6 +34,9 @@ struct InferState {
   std::map<std::string, ValueInfo> types;
   std::map<std::string, Tensor> values;  // known values (constants, folded)
   std::map<std::string, std::vector<Dim>> symValues;
+  // Set by the runtime when it re-infers a dynamic step during a run (every
+  // input's value known); shape functions see it as InferContext::atRunTime.
+  bool runTime = false;
 };
 
 struct InferHooks {

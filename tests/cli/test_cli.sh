@@ -509,6 +509,36 @@ PYEOF
     err_has "^oinfer-run: --compare: the onnxruntime reference failed \($TMP/fake-python, exit status 3\): RuntimeError: boom$"
     run 2 "$MODEL" --compare=yes
     err_has -- '--compare takes no value' ;;
+  custom_ops)
+    # Plugins (examples/custom_ops): PLUGIN_DIR is the 4th argument.
+    PLUGINS="${4:?custom_ops needs the plugin folder}"
+    LIB="$PLUGINS/liboinfer_example_ops.so"
+    EX="$SRC/examples/custom_ops/models"
+    run 0 "$EX/deform_conv2d.onnx" --custom-ops "$LIB" --test-data "$EX/deform_conv2d_test_data/test_data_set_0" --rtol 0 --atol 1e-5
+    has '^test-data: all 2 outputs match$'
+    # The output shape comes from the size input's values (9 x 4 here).
+    run 0 "$EX/dynamic_resize.onnx" --custom-ops "$LIB" --test-data "$EX/dynamic_resize_test_data/test_data_set_0" --rtol 0 --atol 1e-5
+    has '^test-data: all 4 outputs match$'
+    has '^  y_bilinear +float32 +\[1,3,9,4\]'
+    run 0 "$EX/deform_conv2d.onnx" --custom-ops="$LIB" --print-plan
+    has 'deform_conv2d +dcn_custom +-> y_custom \[1,6,6,4\] +\[im2col planned-scratch\]'
+    run 0 "$EX/deform_conv2d.onnx" --custom-ops "$LIB" --list-ops
+    has '^  custom +deform_conv2d +1 +1  yes$'
+    run 0 "$EX/deform_conv2d.onnx" --list-ops
+    has '^  custom +deform_conv2d +1 +1  NO$'
+    run 2 "$EX/deform_conv2d.onnx"
+    err_has 'custom::deform_conv2d \(opset 1\), e\.g\. node .dcn_custom.'
+    run 2 "$EX/deform_conv2d.onnx" --custom-ops "$TMP/missing.so"
+    err_has "custom op library '$TMP/missing.so': no such file"
+    run 2 "$EX/deform_conv2d.onnx" --custom-ops "$PLUGINS/liboinfer_test_bad_abi.so"
+    err_has "liboinfer_test_bad_abi.so' was built for custom-op ABI version [0-9]+, this oinfer has version [0-9]+"
+    run 2 "$EX/deform_conv2d.onnx" --custom-ops "$PLUGINS/liboinfer_test_no_entry.so"
+    err_has "does not export oinfer_register_custom_ops"
+    run 2 "$EX/deform_conv2d.onnx" --custom-ops "$LIB" --custom-ops "$LIB"
+    err_has "--custom-ops $LIB given twice"
+    # A run-time error inside the plugin's kernel names the node and the op.
+    run 2 "$EX/dynamic_resize.onnx" --custom-ops "$LIB" --input size="$SRC/tests/cli/data/size_0x3.npy" --shape image=1x3x4x4
+    err_has "node 'resize_bilinear' \(custom::DynamicTRTResize\): size \(0, 3\) is out of range" ;;
   readme_help)
     # README.md's "## oinfer-run" section shows the --help text as it is.
     run 0 --help
