@@ -66,6 +66,12 @@ std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, co
   auto plan = std::make_shared<Plan>();
   plan->fetch = fetch;
   plan->generic = generic;
+  {
+    size_t values = inputNames_.size() + graph_.initializers.size();
+    for (const Node& n : graph_.nodes) values += n.outputs.size();
+    plan->slotOf.reserve(values);
+    plan->slots.reserve(values);
+  }
   for (const auto& t : types) {
     plan->keyKinds.push_back(t.kind);
     plan->keyTypes.push_back(t.dtype);
