@@ -124,6 +124,25 @@ def gen_sklearn_linear():
     yield "ml_pipeline_minmax_binarizer", sk(m, X), [test_rows(X)]
 
 
+def gen_sklearn_svm():
+    from sklearn.svm import SVC, SVR
+    X, y = data(n=60)
+    m = SVC(kernel="rbf", probability=True, random_state=0).fit(X, y)
+    yield "ml_svc_rbf_proba", sk(m, X, zipmap=False), [test_rows(X)]
+    m = SVC(kernel="sigmoid", gamma=0.1).fit(X, y)
+    yield "ml_svc_sigmoid_multiclass", sk(m, X, zipmap=False), [test_rows(X)]
+    Xb, yb = data(n=60, classes=2, seed=1)
+    m = SVC(kernel="poly", degree=3).fit(Xb, np.array([3, 8])[yb])
+    yield "ml_svc_poly_binary", sk(m, Xb, zipmap=False), [test_rows(Xb)]
+    m = SVC(kernel="linear", probability=True, random_state=0).fit(Xb, yb)
+    yield "ml_svc_linear_binary_proba", sk(m, Xb, zipmap=False), [test_rows(Xb)]
+    Xr, yr = data(n=60, regression=True, seed=2)
+    m = SVR(kernel="rbf", C=10.0).fit(Xr, yr)
+    yield "ml_svr_rbf", sk(m, Xr), [test_rows(Xr)]
+    m = SVR(kernel="linear").fit(Xr, yr)
+    yield "ml_svr_linear", sk(m, Xr), [test_rows(Xr)]
+
+
 def gen_sklearn_encoders():
     from sklearn.preprocessing import OneHotEncoder
     from skl2onnx import to_onnx
@@ -167,7 +186,7 @@ def gen_xgboost_lightgbm():
     yield "ml_lgbm_regressor", convert_lightgbm(m, initial_types=it, target_opset=15), [test_rows(Xr, nan=True)]
 
 
-GENERATORS = [gen_sklearn_trees, gen_sklearn_linear, gen_sklearn_encoders, gen_xgboost_lightgbm]
+GENERATORS = [gen_sklearn_trees, gen_sklearn_linear, gen_sklearn_svm, gen_sklearn_encoders, gen_xgboost_lightgbm]
 
 if __name__ == "__main__":
     only = set(sys.argv[1:])

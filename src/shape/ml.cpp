@@ -58,9 +58,17 @@ void inferLinearClassifier(InferContext& ctx) {
 }
 
 void inferSVMClassifier(InferContext& ctx) {
-  const Dim n = rowsOf(ctx);
-  ctx.setOutput(0, labelType(ctx, "classlabels_ints", "classlabels_strings"), {n});
-  if (ctx.numOutputs() > 1) ctx.setOutputUnknownShape(1, DataType::kFloat);
+  const Node& n = ctx.node();
+  const Dim rows = rowsOf(ctx);
+  ctx.setOutput(0, labelType(ctx, "classlabels_ints", "classlabels_strings"), {rows});
+  // Scores: one per class, except one-vs-one without probabilities: one per
+  // class pair (two for two classes).
+  const int64_t K = classCount(ctx, "classlabels_ints", "classlabels_strings");
+  int64_t vectors = 0;
+  for (int64_t v : n.attrInts("vectors_per_class")) vectors += v;
+  int64_t scores = K;
+  if (vectors > 0 && n.attrFloats("prob_a").empty()) scores = K > 2 ? K * (K - 1) / 2 : 2;
+  if (ctx.numOutputs() > 1) ctx.setOutput(1, DataType::kFloat, {rows, Dim(scores)});
 }
 
 void inferSVMRegressor(InferContext& ctx) { ctx.setOutput(0, DataType::kFloat, {rowsOf(ctx), Dim(1)}); }

@@ -38,7 +38,9 @@ INSTANTIATE_TEST_SUITE_P(
                       "ml_gb_regressor", "ml_logreg_multiclass", "ml_logreg_binary", "ml_linreg",
                       "ml_pipeline_scaler_logreg", "ml_pipeline_minmax_binarizer", "ml_onehot_int",
                       "ml_onehot_strings", "ml_xgb_classifier", "ml_xgb_regressor", "ml_lgbm_classifier",
-                      "ml_lgbm_classifier_binary", "ml_lgbm_regressor"),
+                      "ml_lgbm_classifier_binary", "ml_lgbm_regressor", "ml_svc_rbf_proba",
+                      "ml_svc_sigmoid_multiclass", "ml_svc_poly_binary", "ml_svc_linear_binary_proba", "ml_svr_rbf",
+                      "ml_svr_linear"),
     [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
 }  // namespace

@@ -28,6 +28,7 @@ void register_random(Registry& r);       // RandomUniform/Normal(Like), Bernoull
 void register_deform_conv(Registry& r);  // DeformConv
 void register_tfidf(Registry& r);        // TfIdfVectorizer
 void register_ml_tree(Registry& r);     // ai.onnx.ml TreeEnsembleClassifier/Regressor, TreeEnsemble
+void register_ml_svm(Registry& r);      // ai.onnx.ml SVMClassifier, SVMRegressor
 void register_ml(Registry& r);          // ai.onnx.ml Linear*, Scaler, Normalizer, LabelEncoder, ... ZipMap (an error)
 void register_control_flow(Registry& r); // If, Loop, Scan
 void register_sequence(Registry& r);     // Sequence*, SplitToSequence, ConcatFromSequence, Optional*
@@ -58,6 +59,7 @@ void registerCpuOps(Registry& r) {
   register_deform_conv(r);
   register_tfidf(r);
   register_ml_tree(r);
+  register_ml_svm(r);
   register_ml(r);
   register_control_flow(r);
   register_sequence(r);
