@@ -118,8 +118,8 @@ inline void postTransform(PostTransform pt, double* s, int64_t n) {
       for (int64_t i = 0; i < n; ++i)
         if (s[i] != 0) m = std::max(m, s[i]);
       for (int64_t i = 0; i < n; ++i) sum += (s[i] = s[i] == 0 ? 0 : std::exp(s[i] - m));
-      if (sum > 0)
-        for (int64_t i = 0; i < n; ++i) s[i] /= sum;
+      // All zeros: 0 / 0, NaN, as onnxruntime writes.
+      for (int64_t i = 0; i < n; ++i) s[i] /= sum;
       return;
     }
   }

@@ -15,9 +15,15 @@
 //
 // The classifier's label and its binary single-score conventions follow
 // onnxruntime (the reference for models exported by skl2onnx/onnxmltools):
-// with two labels and class weights on one class only, the single score s
-// becomes [1 - s, s] (all weights positive; label by s > 0.5) or, with mixed
-// signs, [-s, s] ([logistic(-s), logistic(s)] under LOGISTIC; label by s > 0).
+// with two labels and class weights on class 0 only, the single score s
+// becomes [1 - t, t] (all weights positive, t = s or logistic(s); label by
+// s > 0.5) or, with mixed signs, [-s, s] ([logistic(-s), logistic(s)] under
+// LOGISTIC; label by s > 0). Otherwise the label is the class of the highest
+// score (base values added, before the post-transform). Known divergences
+// from onnxruntime 1.32, in configurations no converter writes: two labels
+// with weights on both classes and no base values (onnxruntime then returns
+// 1 / 0 as the label whatever the class labels are; here: the argmax label),
+// and two base values with weights on one class only.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -115,7 +121,7 @@ struct Forest {
         case kGt: go = v > b.split; break;
         case kEq: go = v == b.split; break;
         case kNeq: go = v != b.split; break;
-        default: go = std::binary_search(sets.begin() + b.setBegin, sets.begin() + b.setEnd, v); break;
+        default: go = !std::isnan(v) && std::binary_search(sets.begin() + b.setBegin, sets.begin() + b.setEnd, v); break;
       }
       go = go || (b.missingTrue && std::isnan(v));
       code = b.child[go ? 1 : 0];
@@ -312,9 +318,10 @@ class RegressorKernel final : public Kernel {
       std::vector<double> s(T);
       std::vector<uint8_t> has(T);
       forest_.score(x, s.data(), has.data());
+      // A target no leaf reached scores 0, without its base value (as onnxruntime).
       for (int64_t k = 0; k < T; ++k) {
-        if (!has[k] && (forest_.agg == Aggregate::kMin || forest_.agg == Aggregate::kMax)) s[k] = 0;
-        if (base_.size() == static_cast<size_t>(T)) s[k] += base_[k];
+        if (!has[k]) s[k] = 0;
+        else if (base_.size() == static_cast<size_t>(T)) s[k] += base_[k];
         else if (base_.size() == 1) s[k] += base_[0];
       }
       ml::postTransform(pt_, s.data(), T);
@@ -372,26 +379,33 @@ class ClassifierKernel final : public Kernel {
   int64_t finish(double* s, uint8_t* has) const {
     const int64_t C = classes_;
     if (binary_) {
-      // One score s for the class the weights name.
-      const int32_t k = forest_.target.empty() ? 0 : forest_.target[0];
-      double v = s[k];
-      if (!base_.empty()) v += base_.size() == 2 ? base_[1] : base_[0];
-      int64_t label;
-      if (allPositive_) {
-        label = v > 0.5 ? 1 : 0;
-        if (pt_ == PostTransform::kProbit) { s[0] = ml::probit(v); s[1] = 0; return label; }
-        s[0] = 1 - v;
-        s[1] = v;
+      // Two labels, weights on one class only (onnxruntime's binary case): a
+      // single base value goes to class 0's slot; the label compares the
+      // score of class 1 (or, without one, of class 0) with 0.5 (all weights
+      // positive) or 0.
+      if (base_.size() == 1) s[0] += base_[0];
+      else if (base_.size() == 2) { s[0] += base_[0]; s[1] += base_[1]; }
+      const double pos = has[1] ? s[1] : s[0];
+      const int64_t label = allPositive_ ? (pos > 0.5 ? 1 : 0) : (pos > 0 ? 1 : 0);
+      if (has[1]) {  // two scores, transformed as they are; class 0 has none: 0
+        if (!has[0]) s[0] = 0;
+        ml::postTransform(pt_, s, 2);
+        return label;
+      }
+      const double v = s[0];
+      if (pt_ == PostTransform::kProbit) {
+        s[0] = ml::probit(v);
+        s[1] = 0;
+      } else if (allPositive_) {  // [1 - t, t]
+        const double t = pt_ == PostTransform::kLogistic ? ml::logistic(v) : v;
+        s[0] = 1 - t;
+        s[1] = t;
+      } else if (pt_ == PostTransform::kLogistic) {
+        s[0] = ml::logistic(-v);
+        s[1] = ml::logistic(v);
       } else {
-        label = v > 0 ? 1 : 0;
-        if (pt_ == PostTransform::kProbit) { s[0] = ml::probit(v); s[1] = 0; return label; }
-        if (pt_ == PostTransform::kLogistic) {
-          s[0] = ml::logistic(-v);
-          s[1] = ml::logistic(v);
-        } else {
-          s[0] = -v;
-          s[1] = v;
-        }
+        s[0] = -v;
+        s[1] = v;
       }
       return label;
     }
@@ -428,6 +442,9 @@ class TreeEnsembleKernel final : public Kernel {
     const int64_t agg = n.attrInt("aggregate_function", 1);
     if (agg < 0 || agg > 3) init.fail("attribute 'aggregate_function' must be 0..3, got " + std::to_string(agg));
     f.agg = agg == 0 ? Aggregate::kAverage : agg == 1 ? Aggregate::kSum : agg == 2 ? Aggregate::kMin : Aggregate::kMax;
+    // The spec's numbering: 0 NONE, 1 SOFTMAX, 2 LOGISTIC, 3 SOFTMAX_ZERO,
+    // 4 PROBIT (onnx.reference agrees; onnxruntime 1.32 reads 1 as LOGISTIC
+    // and 2 as SOFTMAX).
     const int64_t pt = n.attrInt("post_transform", 0);
     if (pt < 0 || pt > 4) init.fail("attribute 'post_transform' must be 0..4, got " + std::to_string(pt));
     pt_ = static_cast<PostTransform>(pt);
@@ -519,13 +536,10 @@ class TreeEnsembleKernel final : public Kernel {
       std::vector<double> s(T);
       std::vector<uint8_t> has(T);
       forest_.score(x, s.data(), has.data());
-      if (forest_.agg == Aggregate::kMin || forest_.agg == Aggregate::kMax)
-        for (int64_t k = 0; k < T; ++k)
-          if (!has[k]) {
-            const bool dbl = Y.dtype() == DataType::kDouble;
-            const double big = dbl ? std::numeric_limits<double>::max() : std::numeric_limits<float>::max();
-            s[k] = forest_.agg == Aggregate::kMin ? big : -big;
-          }
+      // A target no leaf reached scores 0 (as onnxruntime; onnx.reference
+      // starts MIN / MAX at the type's largest / lowest value instead).
+      for (int64_t k = 0; k < T; ++k)
+        if (!has[k]) s[k] = 0;
       ml::postTransform(pt_, s.data(), T);
       for (int64_t k = 0; k < T; ++k) {
         if (Y.dtype() == DataType::kDouble) Y.data<double>()[r * T + k] = s[k];
