@@ -64,6 +64,7 @@ struct Forest {
   int64_t targets = 0;
   int64_t maxFeature = -1;
   Aggregate agg = Aggregate::kSum;
+  uint8_t uniformMode = kLeaf;  // the one mode of every branch (< kEq), else generic
 
   int32_t addLeaf() {
     leafBegin.push_back(leafBegin.back());
@@ -105,16 +106,21 @@ struct Forest {
 
   void finish(const KernelInit& init) {
     for (const Branch& b : nodes) maxFeature = std::max<int64_t>(maxFeature, b.feature);
+    uniformMode = nodes.empty() ? kLeq : nodes[0].mode;
+    for (const Branch& b : nodes)
+      if (b.mode != uniformMode) uniformMode = kLeaf;  // mixed: the generic walk
     checkAcyclic(init);
   }
 
-  // The leaf a row reaches in tree t.
+  // The leaf a row reaches from child code `code`: every mode, or (M < kMember)
+  // a forest whose branches all use mode M, the compare inlined.
+  template <int M>
   int32_t leafOf(int32_t code, const double* x) const {
     while (code >= 0) {
       const Branch& b = nodes[code];
       const double v = x[b.feature];
       bool go;
-      switch (b.mode) {
+      switch (M < kMember ? M : b.mode) {
         case kLeq: go = v <= b.split; break;
         case kLt: go = v < b.split; break;
         case kGte: go = v >= b.split; break;
@@ -129,26 +135,43 @@ struct Forest {
     return ~code;
   }
 
-  // Raw aggregated scores of one row (has[k]: some leaf gave target k a weight).
-  void score(const double* x, double* s, uint8_t* has) const {
-    std::fill(s, s + targets, 0.0);
-    std::fill(has, has + targets, 0);
+  // Raw aggregated scores of n rows (x: n x cols) into s and has (n x
+  // targets; has: some leaf gave the target a weight). Tree by tree over the
+  // block of rows, so one tree's nodes stay in cache while the rows pass.
+  void scoreBlock(const double* x, int64_t cols, int64_t n, double* s, uint8_t* has) const {
+    switch (uniformMode) {
+      case kLeq: return scoreBlockT<kLeq>(x, cols, n, s, has);
+      case kLt: return scoreBlockT<kLt>(x, cols, n, s, has);
+      case kGte: return scoreBlockT<kGte>(x, cols, n, s, has);
+      case kGt: return scoreBlockT<kGt>(x, cols, n, s, has);
+      default: return scoreBlockT<kMember + 1>(x, cols, n, s, has);
+    }
+  }
+
+  template <int M>
+  void scoreBlockT(const double* x, int64_t cols, int64_t n, double* s, uint8_t* has) const {
+    std::fill(s, s + n * targets, 0.0);
+    std::fill(has, has + n * targets, 0);
     for (int32_t root : roots) {
-      const int32_t leaf = leafOf(root, x);
-      for (int32_t i = leafBegin[leaf]; i < leafBegin[leaf + 1]; ++i) {
-        const int32_t k = target[i];
-        const double w = weight[i];
-        switch (agg) {
-          case Aggregate::kSum:
-          case Aggregate::kAverage: s[k] += w; break;
-          case Aggregate::kMin: s[k] = has[k] ? std::min(s[k], w) : w; break;
-          case Aggregate::kMax: s[k] = has[k] ? std::max(s[k], w) : w; break;
+      for (int64_t r = 0; r < n; ++r) {
+        const int32_t leaf = leafOf<M>(root, x + r * cols);
+        double* sr = s + r * targets;
+        uint8_t* hr = has + r * targets;
+        for (int32_t i = leafBegin[leaf]; i < leafBegin[leaf + 1]; ++i) {
+          const int32_t k = target[i];
+          const double w = weight[i];
+          switch (agg) {
+            case Aggregate::kSum:
+            case Aggregate::kAverage: sr[k] += w; break;
+            case Aggregate::kMin: sr[k] = hr[k] ? std::min(sr[k], w) : w; break;
+            case Aggregate::kMax: sr[k] = hr[k] ? std::max(sr[k], w) : w; break;
+          }
+          hr[k] = 1;
         }
-        has[k] = 1;
       }
     }
     if (agg == Aggregate::kAverage && !roots.empty())
-      for (int64_t k = 0; k < targets; ++k) s[k] /= static_cast<double>(roots.size());
+      for (int64_t i = 0; i < n * targets; ++i) s[i] /= static_cast<double>(roots.size());
   }
 };
 
@@ -276,18 +299,25 @@ void checkFeatures(KernelContext& ctx, const Forest& f, int64_t cols) {
              std::to_string(cols) + " features");
 }
 
-// Runs fn(row, x as doubles) for every row on the pool.
+// Scores every row on the pool, a block of rows at a time, then runs
+// fn(row, scores, has) per row (scores and has: the forest's targets).
 template <class F>
-void forRows(KernelContext& ctx, const Tensor& X, int64_t rows, int64_t cols, F fn) {
-  ctx.pool().parallelFor(rows, [&](int64_t b, int64_t e) {
-    std::vector<double> x(static_cast<size_t>(cols));
-    for (int64_t r = b; r < e; ++r) {
+void forRows(KernelContext& ctx, const Tensor& X, int64_t rows, int64_t cols, const Forest& f, F fn) {
+  constexpr int64_t kBlock = 64;  // rows per pass over the trees
+  const int64_t T = f.targets;
+  ctx.pool().parallelFor((rows + kBlock - 1) / kBlock, [&](int64_t b, int64_t e) {
+    std::vector<double> x(static_cast<size_t>(kBlock * cols)), s(static_cast<size_t>(kBlock * T));
+    std::vector<uint8_t> has(static_cast<size_t>(kBlock * T));
+    for (int64_t blk = b; blk < e; ++blk) {
+      const int64_t r0 = blk * kBlock, n = std::min(kBlock, rows - r0);
+      const double* xb = x.data();
       if (X.dtype() == DataType::kDouble) {
-        fn(r, X.data<double>() + r * cols);
-        continue;
+        xb = X.data<double>() + r0 * cols;
+      } else {
+        for (int64_t i = 0; i < n * cols; ++i) x[i] = ml::realAt(X, r0 * cols + i);
       }
-      for (int64_t c = 0; c < cols; ++c) x[c] = ml::realAt(X, r * cols + c);
-      fn(r, x.data());
+      f.scoreBlock(xb, cols, n, s.data(), has.data());
+      for (int64_t i = 0; i < n; ++i) fn(r0 + i, s.data() + i * T, has.data() + i * T);
     }
   }, 1);
 }
@@ -314,17 +344,14 @@ class RegressorKernel final : public Kernel {
     checkFeatures(ctx, forest_, cols);
     float* y = ctx.output(0).data<float>();
     const int64_t T = forest_.targets;
-    forRows(ctx, X, rows, cols, [&](int64_t r, const double* x) {
-      std::vector<double> s(T);
-      std::vector<uint8_t> has(T);
-      forest_.score(x, s.data(), has.data());
+    forRows(ctx, X, rows, cols, forest_, [&](int64_t r, double* s, uint8_t* has) {
       // A target no leaf reached scores 0, without its base value (as onnxruntime).
       for (int64_t k = 0; k < T; ++k) {
         if (!has[k]) s[k] = 0;
         else if (base_.size() == static_cast<size_t>(T)) s[k] += base_[k];
         else if (base_.size() == 1) s[k] += base_[0];
       }
-      ml::postTransform(pt_, s.data(), T);
+      ml::postTransform(pt_, s, T);
       for (int64_t k = 0; k < T; ++k) y[r * T + k] = static_cast<float>(s[k]);
     });
   }
@@ -363,11 +390,8 @@ class ClassifierKernel final : public Kernel {
     Tensor& Y = ctx.output(0);
     float* z = ctx.output(1).data<float>();
     const int64_t C = classes_;
-    forRows(ctx, X, rows, cols, [&](int64_t r, const double* x) {
-      std::vector<double> s(C);
-      std::vector<uint8_t> has(C);
-      forest_.score(x, s.data(), has.data());
-      const int64_t label = finish(s.data(), has.data());
+    forRows(ctx, X, rows, cols, forest_, [&](int64_t r, double* s, uint8_t* has) {
+      const int64_t label = finish(s, has);
       if (strLabels_.empty()) Y.data<int64_t>()[r] = intLabels_[label];
       else Y.data<std::string>()[r] = strLabels_[label];
       for (int64_t k = 0; k < C; ++k) z[r * C + k] = static_cast<float>(s[k]);
@@ -532,15 +556,12 @@ class TreeEnsembleKernel final : public Kernel {
     checkFeatures(ctx, forest_, cols);
     Tensor& Y = ctx.output(0);
     const int64_t T = forest_.targets;
-    forRows(ctx, X, rows, cols, [&](int64_t r, const double* x) {
-      std::vector<double> s(T);
-      std::vector<uint8_t> has(T);
-      forest_.score(x, s.data(), has.data());
+    forRows(ctx, X, rows, cols, forest_, [&](int64_t r, double* s, uint8_t* has) {
       // A target no leaf reached scores 0 (as onnxruntime; onnx.reference
       // starts MIN / MAX at the type's largest / lowest value instead).
       for (int64_t k = 0; k < T; ++k)
         if (!has[k]) s[k] = 0;
-      ml::postTransform(pt_, s.data(), T);
+      ml::postTransform(pt_, s, T);
       for (int64_t k = 0; k < T; ++k) {
         if (Y.dtype() == DataType::kDouble) Y.data<double>()[r * T + k] = s[k];
         else Y.data<float>()[r * T + k] = static_cast<float>(s[k]);
