@@ -45,13 +45,13 @@ using ml::PostTransform;
 enum Mode : uint8_t { kLeq, kLt, kGte, kGt, kEq, kNeq, kMember, kLeaf };
 enum class Aggregate { kSum, kAverage, kMin, kMax };
 
+// 24 bytes; a kMember node keeps the index of its set (Forest::setRange) in `split`.
 struct Branch {
   double split;
   int32_t feature;
   uint8_t mode;
   uint8_t missingTrue;
   int32_t child[2];  // [false, true]
-  int32_t setBegin, setEnd;  // kMember: the sorted values in Forest::sets
 };
 
 struct Forest {
@@ -59,7 +59,8 @@ struct Forest {
   std::vector<int32_t> leafBegin{0};  // leaf l: weights [leafBegin[l], leafBegin[l+1])
   std::vector<int32_t> target;
   std::vector<double> weight;
-  std::vector<double> sets;
+  std::vector<double> sets;                        // the member sets' values, each run sorted
+  std::vector<std::pair<int32_t, int32_t>> setRange;  // set i: sets[first, second)
   std::vector<int32_t> roots;  // child codes
   int64_t targets = 0;
   int64_t maxFeature = -1;
@@ -127,7 +128,11 @@ struct Forest {
         case kGt: go = v > b.split; break;
         case kEq: go = v == b.split; break;
         case kNeq: go = v != b.split; break;
-        default: go = !std::isnan(v) && std::binary_search(sets.begin() + b.setBegin, sets.begin() + b.setEnd, v); break;
+        default: {
+          const auto& [lo, hi] = setRange[static_cast<size_t>(b.split)];
+          go = !std::isnan(v) && std::binary_search(sets.begin() + lo, sets.begin() + hi, v);
+          break;
+        }
       }
       go = go || (b.missingTrue && std::isnan(v));
       code = b.child[go ? 1 : 0];
@@ -522,11 +527,12 @@ class TreeEnsembleKernel final : public Kernel {
         // The node's set: the next run of membership_values up to a NaN.
         if (memberAt >= members.size())
           init.fail("node " + std::to_string(i) + " is BRANCH_MEMBER but 'membership_values' has no set left for it");
-        b.setBegin = static_cast<int32_t>(f.sets.size());
+        const int32_t begin = static_cast<int32_t>(f.sets.size());
         for (; memberAt < members.size() && !std::isnan(members[memberAt]); ++memberAt) f.sets.push_back(members[memberAt]);
         ++memberAt;
-        b.setEnd = static_cast<int32_t>(f.sets.size());
-        std::sort(f.sets.begin() + b.setBegin, f.sets.end());
+        std::sort(f.sets.begin() + begin, f.sets.end());
+        b.split = static_cast<double>(f.setRange.size());
+        f.setRange.push_back({begin, static_cast<int32_t>(f.sets.size())});
       }
       for (int side = 0; side < 2; ++side) {
         const int64_t id = side ? trues[i] : falses[i];
