@@ -186,10 +186,25 @@ def gen_xgboost_lightgbm():
     yield "ml_lgbm_regressor", convert_lightgbm(m, initial_types=it, target_opset=15), [test_rows(Xr, nan=True)]
 
 
+def write_zipmap_model():
+    """A RandomForestClassifier exported with ZipMap (the default): oinfer must
+    refuse it with an error naming zipmap=False (no data set)."""
+    from sklearn.ensemble import RandomForestClassifier
+    X, y = data(n=50, classes=2, seed=6)
+    m = RandomForestClassifier(n_estimators=2, max_depth=2, random_state=0).fit(X, y)
+    d = os.path.join(OUT_DIR, "ml_zipmap_unsupported")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    onnx.save(sk(m, X), os.path.join(d, "model.onnx"))
+    print("ml_zipmap_unsupported: model only")
+
+
 GENERATORS = [gen_sklearn_trees, gen_sklearn_linear, gen_sklearn_svm, gen_sklearn_encoders, gen_xgboost_lightgbm]
 
 if __name__ == "__main__":
     only = set(sys.argv[1:])
+    if not only or "ml_zipmap_unsupported" in only:
+        write_zipmap_model()
     for gen in GENERATORS:
         for name, model, inputs in gen():
             if not only or name in only:

@@ -43,5 +43,18 @@ INSTANTIATE_TEST_SUITE_P(
                       "ml_svr_linear"),
     [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
+// ZipMap's output is a sequence of maps, which oinfer does not have: the
+// error must name the export option that avoids it.
+TEST(MlModelErrors, ZipMapNamesTheExportOption) {
+  try {
+    Session session(Graph::loadFromONNX(modelPath("ml_zipmap_unsupported")));
+    FAIL() << "a model with ZipMap was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kNotImplemented) << e.what();
+    EXPECT_NE(std::string(e.what()).find("zipmap=False"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("node 'ZipMap'"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace oinfer::modeltest

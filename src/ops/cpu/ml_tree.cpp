@@ -107,7 +107,7 @@ struct Forest {
 
   void finish(const KernelInit& init) {
     for (const Branch& b : nodes) maxFeature = std::max<int64_t>(maxFeature, b.feature);
-    uniformMode = nodes.empty() ? kLeq : nodes[0].mode;
+    uniformMode = nodes.empty() ? static_cast<uint8_t>(kLeq) : nodes[0].mode;
     for (const Branch& b : nodes)
       if (b.mode != uniformMode) uniformMode = kLeaf;  // mixed: the generic walk
     checkAcyclic(init);
@@ -304,25 +304,55 @@ void checkFeatures(KernelContext& ctx, const Forest& f, int64_t cols) {
              std::to_string(cols) + " features");
 }
 
+constexpr int64_t kBlock = 64;  // rows per pass over the trees
+
+// Per-thread scratch for one block: x as doubles, the scores, the flags.
+size_t blockBytes(int64_t cols, int64_t targets) {
+  return static_cast<size_t>(kBlock * (cols + targets)) * sizeof(double) + static_cast<size_t>(kBlock * targets);
+}
+
+// Asks for per-thread block scratch when X's column count is known at plan
+// time; returns the request's id, or -1 (run() then allocates).
+int64_t requestBlockScratch(const KernelInit& init, int64_t targets) {
+  if (!init.hasInput(0) || !init.inputs[0]->hasShape || init.inputs[0]->shape.empty()) return -1;
+  const Dim& c = init.inputs[0]->shape.back();
+  if (c.value < 0) return -1;
+  return static_cast<int64_t>(init.requestScratch(blockBytes(c.value, targets), true));
+}
+
 // Scores every row on the pool, a block of rows at a time, then runs
 // fn(row, scores, has) per row (scores and has: the forest's targets).
+// Buffers come from the kernel's planned scratch (scratchId >= 0, big enough)
+// so a warm run allocates nothing; otherwise from the heap for the call.
 template <class F>
-void forRows(KernelContext& ctx, const Tensor& X, int64_t rows, int64_t cols, const Forest& f, F fn) {
-  constexpr int64_t kBlock = 64;  // rows per pass over the trees
+void forRows(KernelContext& ctx, const Tensor& X, int64_t rows, int64_t cols, const Forest& f, int64_t scratchId,
+             F fn) {
   const int64_t T = f.targets;
+  const size_t need = blockBytes(cols, T);
+  const ScratchSpan* span = scratchId >= 0 ? &ctx.scratch(static_cast<size_t>(scratchId)) : nullptr;
+  if (span && (span->bytes < need || !span->base)) span = nullptr;
   ctx.pool().parallelFor((rows + kBlock - 1) / kBlock, [&](int64_t b, int64_t e) {
-    std::vector<double> x(static_cast<size_t>(kBlock * cols)), s(static_cast<size_t>(kBlock * T));
-    std::vector<uint8_t> has(static_cast<size_t>(kBlock * T));
+    std::vector<uint8_t> own;
+    uint8_t* mem;
+    if (span) {
+      mem = span->mine<uint8_t>();
+    } else {
+      own.resize(need);
+      mem = own.data();
+    }
+    double* x = reinterpret_cast<double*>(mem);
+    double* s = x + kBlock * cols;
+    uint8_t* has = reinterpret_cast<uint8_t*>(s + kBlock * T);
     for (int64_t blk = b; blk < e; ++blk) {
       const int64_t r0 = blk * kBlock, n = std::min(kBlock, rows - r0);
-      const double* xb = x.data();
+      const double* xb = x;
       if (X.dtype() == DataType::kDouble) {
         xb = X.data<double>() + r0 * cols;
       } else {
         for (int64_t i = 0; i < n * cols; ++i) x[i] = ml::realAt(X, r0 * cols + i);
       }
-      f.scoreBlock(xb, cols, n, s.data(), has.data());
-      for (int64_t i = 0; i < n; ++i) fn(r0 + i, s.data() + i * T, has.data() + i * T);
+      f.scoreBlock(xb, cols, n, s, has);
+      for (int64_t i = 0; i < n; ++i) fn(r0 + i, s + i * T, has + i * T);
     }
   }, 1);
 }
@@ -336,6 +366,7 @@ class RegressorKernel final : public Kernel {
     forest_ = buildV3(init, "target", targets);
     forest_.agg = parseAggregate(init, n.attrString("aggregate_function", "SUM"));
     pt_ = ml::parsePostTransform(init, n.attrString("post_transform", "NONE"));
+    scratch_ = requestBlockScratch(init, targets);
     base_ = ml::attrReals(init, "base_values");
     if (!base_.empty() && base_.size() != 1 && static_cast<int64_t>(base_.size()) != targets)
       init.fail("attribute 'base_values' has " + std::to_string(base_.size()) + " values for " +
@@ -349,7 +380,7 @@ class RegressorKernel final : public Kernel {
     checkFeatures(ctx, forest_, cols);
     float* y = ctx.output(0).data<float>();
     const int64_t T = forest_.targets;
-    forRows(ctx, X, rows, cols, forest_, [&](int64_t r, double* s, uint8_t* has) {
+    forRows(ctx, X, rows, cols, forest_, scratch_, [&](int64_t r, double* s, uint8_t* has) {
       // A target no leaf reached scores 0, without its base value (as onnxruntime).
       for (int64_t k = 0; k < T; ++k) {
         if (!has[k]) s[k] = 0;
@@ -363,6 +394,7 @@ class RegressorKernel final : public Kernel {
 
  private:
   Forest forest_;
+  int64_t scratch_ = -1;
   PostTransform pt_;
   std::vector<double> base_;
 };
@@ -377,6 +409,7 @@ class ClassifierKernel final : public Kernel {
       init.fail("exactly one of 'classlabels_int64s' and 'classlabels_strings' must be given and non-empty");
     classes_ = static_cast<int64_t>(strLabels_.empty() ? intLabels_.size() : strLabels_.size());
     forest_ = buildV3(init, "class", classes_);
+    scratch_ = requestBlockScratch(init, classes_);
     pt_ = ml::parsePostTransform(init, n.attrString("post_transform", "NONE"));
     base_ = ml::attrReals(init, "base_values");
     if (!base_.empty() && static_cast<int64_t>(base_.size()) != classes_ && base_.size() != 1)
@@ -395,7 +428,7 @@ class ClassifierKernel final : public Kernel {
     Tensor& Y = ctx.output(0);
     float* z = ctx.output(1).data<float>();
     const int64_t C = classes_;
-    forRows(ctx, X, rows, cols, forest_, [&](int64_t r, double* s, uint8_t* has) {
+    forRows(ctx, X, rows, cols, forest_, scratch_, [&](int64_t r, double* s, uint8_t* has) {
       const int64_t label = finish(s, has);
       if (strLabels_.empty()) Y.data<int64_t>()[r] = intLabels_[label];
       else Y.data<std::string>()[r] = strLabels_[label];
@@ -452,6 +485,7 @@ class ClassifierKernel final : public Kernel {
   }
 
   Forest forest_;
+  int64_t scratch_ = -1;
   PostTransform pt_;
   std::vector<double> base_;
   std::vector<int64_t> intLabels_;
@@ -553,6 +587,7 @@ class TreeEnsembleKernel final : public Kernel {
       f.roots.push_back(b.child[0] < 0 && b.child[0] == b.child[1] ? b.child[0] : static_cast<int32_t>(r));
     }
     f.finish(init);
+    scratch_ = requestBlockScratch(init, f.targets);
   }
 
   void run(KernelContext& ctx) override {
@@ -562,7 +597,7 @@ class TreeEnsembleKernel final : public Kernel {
     checkFeatures(ctx, forest_, cols);
     Tensor& Y = ctx.output(0);
     const int64_t T = forest_.targets;
-    forRows(ctx, X, rows, cols, forest_, [&](int64_t r, double* s, uint8_t* has) {
+    forRows(ctx, X, rows, cols, forest_, scratch_, [&](int64_t r, double* s, uint8_t* has) {
       // A target no leaf reached scores 0 (as onnxruntime; onnx.reference
       // starts MIN / MAX at the type's largest / lowest value instead).
       for (int64_t k = 0; k < T; ++k)
@@ -577,6 +612,7 @@ class TreeEnsembleKernel final : public Kernel {
 
  private:
   Forest forest_;
+  int64_t scratch_ = -1;
   PostTransform pt_;
 };
 
