@@ -26,10 +26,20 @@ int64_t classCount(InferContext& ctx, const char* ints, const char* strings) {
   return s.empty() ? static_cast<int64_t>(ctx.node().attrInts(ints).size()) : static_cast<int64_t>(s.size());
 }
 
+// n_targets from the file, bounded so that a hostile value cannot ask for an
+// absurd output (every target needs a leaf weight in a real model).
+int64_t targetCount(InferContext& ctx) {
+  const int64_t t = ctx.node().attrInt("n_targets", 1);
+  constexpr int64_t kMaxTargets = int64_t{1} << 24;
+  if (t < 1 || t > kMaxTargets)
+    ctx.fail("attribute 'n_targets' must be in [1, " + std::to_string(kMaxTargets) + "], got " + std::to_string(t));
+  return t;
+}
+
 }  // namespace
 
 void inferTreeEnsembleRegressor(InferContext& ctx) {
-  ctx.setOutput(0, DataType::kFloat, {rowsOf(ctx), Dim(ctx.node().attrInt("n_targets", 1))});
+  ctx.setOutput(0, DataType::kFloat, {rowsOf(ctx), Dim(targetCount(ctx))});
 }
 
 void inferTreeEnsembleClassifier(InferContext& ctx) {
@@ -40,7 +50,7 @@ void inferTreeEnsembleClassifier(InferContext& ctx) {
 }
 
 void inferTreeEnsemble(InferContext& ctx) {
-  ctx.setOutput(0, ctx.inputType(0), {rowsOf(ctx), Dim(ctx.node().attrInt("n_targets", 1))});
+  ctx.setOutput(0, ctx.inputType(0), {rowsOf(ctx), Dim(targetCount(ctx))});
 }
 
 void inferLinearRegressor(InferContext& ctx) {

@@ -782,6 +782,12 @@ TEST(MlOps, TreeEnsemble5BadModeAndMissingSet) {
   }
 }
 
+TEST(MlOps, TreeHugeTargetCountIsAnError) {
+  OpTester t = stumpRegressor();
+  t.attr("n_targets", int64_t{1} << 40).input("X", kX).output("Y");
+  t.expectError("'n_targets' must be in [1, 16777216], got 1099511627776");
+}
+
 TEST(MlOps, TreeEnsemble5LeafTargetOutOfRangeIsAnError) {
   OpTester t = stump5();
   t.attr("leaf_targetids", std::vector<int64_t>{0, 1}).input("X", kX).output("Y");
