@@ -66,6 +66,7 @@ struct Forest {
   int64_t maxFeature = -1;
   Aggregate agg = Aggregate::kSum;
   uint8_t uniformMode = kLeaf;  // the one mode of every branch (< kEq), else generic
+  bool anyMissingTrue = false;   // some branch sends NaNs to its true child
 
   int32_t addLeaf() {
     leafBegin.push_back(leafBegin.back());
@@ -110,40 +111,57 @@ struct Forest {
     uniformMode = nodes.empty() ? static_cast<uint8_t>(kLeq) : nodes[0].mode;
     for (const Branch& b : nodes)
       if (b.mode != uniformMode) uniformMode = kLeaf;  // mixed: the generic walk
+    for (const Branch& b : nodes) anyMissingTrue = anyMissingTrue || b.missingTrue;
     checkAcyclic(init);
   }
 
-  // The leaf a row reaches from child code `code`: every mode, or (M < kMember)
-  // a forest whose branches all use mode M, the compare inlined.
-  template <int M>
-  int32_t leafOf(int32_t code, const double* x) const {
-    while (code >= 0) {
-      const Branch& b = nodes[code];
-      const double v = x[b.feature];
-      bool go;
-      switch (M < kMember ? M : b.mode) {
-        case kLeq: go = v <= b.split; break;
-        case kLt: go = v < b.split; break;
-        case kGte: go = v >= b.split; break;
-        case kGt: go = v > b.split; break;
-        case kEq: go = v == b.split; break;
-        case kNeq: go = v != b.split; break;
-        default: {
-          const auto& [lo, hi] = setRange[static_cast<size_t>(b.split)];
-          go = !std::isnan(v) && std::binary_search(sets.begin() + lo, sets.begin() + hi, v);
-          break;
-        }
+  // One step down from branch `code`: every mode, or (M < kMember) a forest
+  // whose branches all use mode M, the compare inlined.
+  template <int M, bool Missing = true>
+  int32_t step(int32_t code, const double* x) const {
+    const Branch& b = nodes[code];
+    const double v = x[b.feature];
+    bool go;
+    switch (M < kMember ? M : b.mode) {
+      case kLeq: go = v <= b.split; break;
+      case kLt: go = v < b.split; break;
+      case kGte: go = v >= b.split; break;
+      case kGt: go = v > b.split; break;
+      case kEq: go = v == b.split; break;
+      case kNeq: go = v != b.split; break;
+      default: {
+        const auto& [lo, hi] = setRange[static_cast<size_t>(b.split)];
+        go = !std::isnan(v) && std::binary_search(sets.begin() + lo, sets.begin() + hi, v);
+        break;
       }
-      go = go || (b.missingTrue && std::isnan(v));
-      code = b.child[go ? 1 : 0];
     }
-    return ~code;
+    if constexpr (Missing) go = static_cast<bool>(go | (b.missingTrue & static_cast<uint8_t>(std::isnan(v))));
+    return b.child[go ? 1 : 0];
+  }
+
+  // Adds leaf `leaf`'s weights to one row's scores.
+  void addLeaf(int32_t leaf, double* sr, uint8_t* hr) const {
+    for (int32_t i = leafBegin[leaf]; i < leafBegin[leaf + 1]; ++i) {
+      const int32_t k = target[i];
+      const double w = weight[i];
+      switch (agg) {
+        case Aggregate::kSum:
+        case Aggregate::kAverage: sr[k] += w; break;
+        case Aggregate::kMin: sr[k] = hr[k] ? std::min(sr[k], w) : w; break;
+        case Aggregate::kMax: sr[k] = hr[k] ? std::max(sr[k], w) : w; break;
+      }
+      hr[k] = 1;
+    }
   }
 
   // Raw aggregated scores of n rows (x: n x cols) into s and has (n x
   // targets; has: some leaf gave the target a weight). Tree by tree over the
   // block of rows, so one tree's nodes stay in cache while the rows pass.
   void scoreBlock(const double* x, int64_t cols, int64_t n, double* s, uint8_t* has) const {
+    // The two modes the converters write (skl2onnx: LEQ; XGBoost, LightGBM:
+    // LT), without the missing-value test when no node sends NaNs true.
+    if (uniformMode == kLeq && !anyMissingTrue) return scoreBlockT<kLeq, false>(x, cols, n, s, has);
+    if (uniformMode == kLt && !anyMissingTrue) return scoreBlockT<kLt, false>(x, cols, n, s, has);
     switch (uniformMode) {
       case kLeq: return scoreBlockT<kLeq>(x, cols, n, s, has);
       case kLt: return scoreBlockT<kLt>(x, cols, n, s, has);
@@ -153,26 +171,32 @@ struct Forest {
     }
   }
 
-  template <int M>
+  template <int M, bool Missing = true>
   void scoreBlockT(const double* x, int64_t cols, int64_t n, double* s, uint8_t* has) const {
     std::fill(s, s + n * targets, 0.0);
     std::fill(has, has + n * targets, 0);
+    // kLanes rows walk each tree together: their node loads overlap instead
+    // of waiting on one another (a walk is a chain of dependent loads).
+    constexpr int kLanes = 8;
     for (int32_t root : roots) {
-      for (int64_t r = 0; r < n; ++r) {
-        const int32_t leaf = leafOf<M>(root, x + r * cols);
-        double* sr = s + r * targets;
-        uint8_t* hr = has + r * targets;
-        for (int32_t i = leafBegin[leaf]; i < leafBegin[leaf + 1]; ++i) {
-          const int32_t k = target[i];
-          const double w = weight[i];
-          switch (agg) {
-            case Aggregate::kSum:
-            case Aggregate::kAverage: sr[k] += w; break;
-            case Aggregate::kMin: sr[k] = hr[k] ? std::min(sr[k], w) : w; break;
-            case Aggregate::kMax: sr[k] = hr[k] ? std::max(sr[k], w) : w; break;
-          }
-          hr[k] = 1;
+      int64_t r = 0;
+      for (; r + kLanes <= n; r += kLanes) {
+        int32_t code[kLanes];
+        for (int j = 0; j < kLanes; ++j) code[j] = root;
+        for (bool active = root >= 0; active;) {
+          active = false;
+          for (int j = 0; j < kLanes; ++j)
+            if (code[j] >= 0) {
+              code[j] = step<M, Missing>(code[j], x + (r + j) * cols);
+              active |= code[j] >= 0;
+            }
         }
+        for (int j = 0; j < kLanes; ++j) addLeaf(~code[j], s + (r + j) * targets, has + (r + j) * targets);
+      }
+      for (; r < n; ++r) {
+        int32_t code = root;
+        while (code >= 0) code = step<M, Missing>(code, x + r * cols);
+        addLeaf(~code, s + r * targets, has + r * targets);
       }
     }
     if (agg == Aggregate::kAverage && !roots.empty())
