@@ -15,7 +15,13 @@ OpTester::OpTester(std::string opType, int64_t opset, std::string domain) : opse
 }
 
 namespace {
+// Setting an attribute again replaces it (tests derive a malformed node from a good one).
 Attribute& addAttr(Node& n, const std::string& name, AttrType t) {
+  for (auto it = n.attributes.begin(); it != n.attributes.end(); ++it)
+    if (it->name == name) {
+      n.attributes.erase(it);
+      break;
+    }
   n.attributes.push_back(Attribute{});
   n.attributes.back().name = name;
   n.attributes.back().type = t;

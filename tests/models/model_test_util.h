@@ -105,6 +105,14 @@ inline ::testing::AssertionResult allClose(const Tensor& actual, const Tensor& e
   if (actual.shape() != expected.shape())
     return ::testing::AssertionFailure() << what << ": shape " << shapeToString(actual.shape()) << ", expected "
                                          << shapeToString(expected.shape());
+  if (expected.dtype() == DataType::kString) {
+    for (int64_t i = 0; i < expected.numel(); ++i)
+      if (actual.data<std::string>()[i] != expected.data<std::string>()[i])
+        return ::testing::AssertionFailure() << what << ": string at " << indexString(i, expected.shape()) << " is '"
+                                             << actual.data<std::string>()[i] << "', expected '"
+                                             << expected.data<std::string>()[i] << "'";
+    return ::testing::AssertionSuccess();
+  }
   if (expected.dtype() != DataType::kFloat) {
     if (actual.nbytes() == expected.nbytes() && std::memcmp(actual.data(), expected.data(), actual.nbytes()) == 0)
       return ::testing::AssertionSuccess();

@@ -189,6 +189,12 @@ TEST(ZeroAllocation, WarmRunIntoTransformerEncoder) {
     for (int level : {0, 1}) checkNoAllocation("transformer_encoder", threads, level);
 }
 
+// Tree ensembles score row blocks in planned per-thread scratch.
+TEST(ZeroAllocation, WarmRunIntoTreeEnsembles) {
+  for (const char* name : {"ml_rf_classifier", "ml_gb_regressor", "ml_xgb_classifier", "ml_lgbm_regressor"})
+    for (int threads : {1, 2}) checkNoAllocation(name, threads, 1);
+}
+
 // MobileNetV2's second block head at full size (1x1 16->96 + Clip, then a
 // 3x3 stride-2 depthwise + Clip on 112 x 112 planes): with the blocked
 // layout off, one FusedConvDepthwise after the passes, whose per-thread bands

@@ -27,6 +27,9 @@ void register_decoding(Registry& r);     // LinearAttention, CausalConvWithState
 void register_random(Registry& r);       // RandomUniform/Normal(Like), Bernoulli, Multinomial
 void register_deform_conv(Registry& r);  // DeformConv
 void register_tfidf(Registry& r);        // TfIdfVectorizer
+void register_ml_tree(Registry& r);     // ai.onnx.ml TreeEnsembleClassifier/Regressor, TreeEnsemble
+void register_ml_svm(Registry& r);      // ai.onnx.ml SVMClassifier, SVMRegressor
+void register_ml(Registry& r);          // ai.onnx.ml Linear*, Scaler, Normalizer, LabelEncoder, ... ZipMap (an error)
 void register_control_flow(Registry& r); // If, Loop, Scan
 void register_sequence(Registry& r);     // Sequence*, SplitToSequence, ConcatFromSequence, Optional*
 void register_fused_transformer(Registry& r);  // ai.oinfer FusedMatMul, LayerNorm, Gelu, FusedAttention (graph passes)
@@ -55,6 +58,9 @@ void registerCpuOps(Registry& r) {
   register_random(r);
   register_deform_conv(r);
   register_tfidf(r);
+  register_ml_tree(r);
+  register_ml_svm(r);
+  register_ml(r);
   register_control_flow(r);
   register_sequence(r);
   register_fused_transformer(r);

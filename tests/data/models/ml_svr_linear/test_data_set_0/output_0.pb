@@ -1,0 +1,1 @@
+BvariableJ@©hBT°BQ8îAÉIÂîÏ<Á½ÅgB¥[B¸ùgÁD¬qAÔ´B³ì_A.	Âq[Â´?ÃBJ©@B¯b@
