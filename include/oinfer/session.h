@@ -10,6 +10,7 @@
 #include "oinfer/graph.h"
 #include "oinfer/tensor.h"
 #include "oinfer/thread_pool.h"
+#include "oinfer/value.h"
 
 namespace oinfer {
 
@@ -99,6 +100,7 @@ struct PlanInfo {
 };
 
 using TensorMap = std::map<std::string, Tensor>;
+using ValueMap = std::map<std::string, Value>;
 
 class Session {
  public:
@@ -113,6 +115,13 @@ class Session {
   std::vector<Tensor> run(const TensorMap& inputs);
   // Returns the named values (graph outputs or intermediates), in that order.
   std::vector<Tensor> run(const TensorMap& inputs, const std::vector<std::string>& outputNames);
+  // Like run(inputs, outputNames), with sequences and optionals: for models
+  // whose inputs or fetched values are not all tensors (an optional input is
+  // given as what it holds, or Value::none()). An empty outputNames returns
+  // every graph output. Values are checked like run()'s tensors (a sequence
+  // input's elements must have the declared element type); the returned
+  // values are the caller's. Thread-safe.
+  std::vector<Value> runValues(const ValueMap& inputs, const std::vector<std::string>& outputNames = {});
   // Runs the graph writing every graph output into `outputs` (resized to the
   // number of outputs). An entry that is already a tensor of the output's
   // dtype and shape is written in place; others are replaced. With the same
