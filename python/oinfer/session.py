@@ -119,7 +119,10 @@ def _tensor_in(name: str, value: Any, declared: int) -> tuple:
                 want = _dtypes.numpy_dtype(declared)
             except KeyError:
                 want = None
-        a = np.asarray(value, dtype=want)
+        try:
+            a = np.asarray(value, dtype=want)
+        except (ValueError, TypeError, OverflowError) as e:
+            raise Error(f"input '{name}': {e}", "InvalidArgument") from None
     code = _dtypes.code_of(a.dtype)
     if code is None:
         raise Error(f"input '{name}': numpy dtype {a.dtype} has no ONNX tensor type", "InvalidArgument")

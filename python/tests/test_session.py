@@ -254,6 +254,13 @@ def test_bad_model_bytes():
     assert e.value.code == "InvalidModel"
 
 
+def test_ragged_list_input(digits_path):
+    sess = oinfer.InferenceSession(digits_path)
+    with pytest.raises(oinfer.Error, match=r"^input 'pixels': .*inhomogeneous") as e:
+        sess.run(None, {"pixels": [[0.0] * 64, [0.0] * 3]})
+    assert e.value.code == "InvalidArgument"
+
+
 def test_unsupported_numpy_dtype(digits_path):
     sess = oinfer.InferenceSession(digits_path)
     with pytest.raises(oinfer.Error, match=r"^input 'pixels': numpy dtype datetime64\[s\] has no ONNX tensor type$"):
