@@ -168,6 +168,23 @@ oinfer::Graph loadGraph(const nb::object& model, const std::string& baseDir) {
   return oinfer::Graph::loadFromONNX(path);
 }
 
+// Custom-op plugins: SessionOptions::customOpLibraries where the library has
+// it (the custom-op branch adds it); without it a non-empty list is an
+// Error. Decided at compile time, so this file builds either way.
+template <class Options>
+constexpr bool kHasCustomOpLibraries = requires(Options o) { o.customOpLibraries; };
+
+template <class Options>
+void setCustomOpLibraries(Options& o, std::vector<std::string> libraries) {
+  if constexpr (kHasCustomOpLibraries<Options>) {
+    o.customOpLibraries = std::move(libraries);
+  } else if (!libraries.empty()) {
+    throw oinfer::Error(oinfer::ErrorCode::kNotImplemented,
+                        "custom_op_libraries: this build of oinfer has no custom-op plugin support (" +
+                            libraries.front() + ")");
+  }
+}
+
 // The session and what the Python side asks of it.
 class PySession {
  public:
@@ -188,13 +205,7 @@ class PySession {
     o.keepValues = std::move(keepValues);
     o.logLevel = logLevel;
     o.profiling = profiling;
-    // Custom-op plugins (SessionOptions::customOpLibraries) are not in this
-    // build's C++ API yet: the Python side passes the paths here, and this is
-    // where they become o.customOpLibraries once that field exists.
-    if (!customOpLibraries.empty())
-      throw oinfer::Error(oinfer::ErrorCode::kNotImplemented,
-                          "custom_op_libraries: this build of oinfer has no custom-op plugin support (" +
-                              customOpLibraries.front() + ")");
+    setCustomOpLibraries(o, std::move(customOpLibraries));
     oinfer::Graph g = loadGraph(model, baseDir);
     nb::gil_scoped_release nogil;
     session_ = std::make_unique<oinfer::Session>(std::move(g), std::move(o));
@@ -286,6 +297,7 @@ NB_MODULE(_oinfer, m) {
 #else
   m.attr("has_cuda") = false;
 #endif
+  m.attr("has_custom_op_libraries") = kHasCustomOpLibraries<oinfer::SessionOptions>;
 
   // oinfer::Error -> the package's oinfer.Error (message, .code = the ErrorCode name).
   m.def("_set_error_type", [](nb::handle type) {

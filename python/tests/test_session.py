@@ -289,12 +289,23 @@ def test_bad_options(digits_path):
         oinfer.InferenceSession(digits_path, thread=2)
 
 
-def test_custom_op_libraries_place(digits_path):
+def test_custom_op_libraries(digits_path):
+    # The paths reach SessionOptions::customOpLibraries where the library has
+    # plugins (a missing file is its error); without them, a non-empty list
+    # is an error saying so.
+    path = "/nonexistent/libmyops.so"
     with pytest.raises(oinfer.Error) as e:
-        oinfer.InferenceSession(digits_path, custom_op_libraries=["/tmp/libmyops.so"])
-    assert str(e.value) == ("custom_op_libraries: this build of oinfer has no custom-op plugin "
-                            "support (/tmp/libmyops.so)")
-    assert e.value.code == "NotImplemented"
+        oinfer.InferenceSession(digits_path, custom_op_libraries=[path])
+    if oinfer._oinfer.has_custom_op_libraries:
+        assert str(e.value) == f"custom op library '{path}': no such file"
+        assert e.value.code == "IO"
+    else:
+        assert str(e.value) == ("custom_op_libraries: this build of oinfer has no custom-op plugin "
+                                f"support ({path})")
+        assert e.value.code == "NotImplemented"
+    # An empty list is no plugin at all.
+    sess = oinfer.InferenceSession(digits_path, custom_op_libraries=[])
+    assert sess.get_outputs()[0].name == "probabilities"
 
 
 # ---- onnxruntime's options ----------------------------------------------------------------
