@@ -27,6 +27,7 @@ def counts(junit_path):
     table = {}
     failed = []
     xfailed = []
+    skipped_names = []
     for case in tree.iter("testcase"):
         cls = case.get("classname", "").rsplit(".", 1)[-1]
         name = case.get("name", "")
@@ -46,13 +47,14 @@ def counts(junit_path):
                 xfailed.append(f"{suite}/{name[:-4]}")
             else:
                 row["skip"] += 1
+                skipped_names.append(f"{suite}/{name[:-4]}")
         else:
             row["pass"] += 1
-    return table, failed, xfailed
+    return table, failed, xfailed, skipped_names
 
 
-def known_failures():
-    """KNOWN_FAILURES of test_backend_onnx.py: {pattern: reason}."""
+def known_failures(which="KNOWN_FAILURES"):
+    """KNOWN_FAILURES (or EXCLUDED) of test_backend_onnx.py: {pattern: reason}."""
     import importlib.util
     import os
 
@@ -60,10 +62,10 @@ def known_failures():
     spec = importlib.util.spec_from_file_location("_bt", os.path.join(here, "test_backend_onnx.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return mod.KNOWN_FAILURES
+    return getattr(mod, which)
 
 
-def section(table, failed, xfailed=(), runner_node=None):
+def section(table, failed, xfailed=(), runner_node=None, skipped=()):
     lines = [
         MARKER,
         "",
@@ -105,10 +107,13 @@ def section(table, failed, xfailed=(), runner_node=None):
             "leaves out (other domains, sequence or optional inputs and outputs) are run here, "
             "and those of other domains fail as unsupported.",
         ]
-    if xfailed:
-        lines += ["", "Listed failures (`KNOWN_FAILURES`), with their reasons:", ""]
-        for pattern, why in known_failures().items():
-            hits = sorted(n for n in xfailed if re.search(pattern, n.split("/", 1)[1] + "_cpu"))
+    for title, which, names_of in (("Listed failures (`KNOWN_FAILURES`)", "KNOWN_FAILURES", xfailed),
+                                   ("Excluded (`EXCLUDED`)", "EXCLUDED", skipped)):
+        if not names_of:
+            continue
+        lines += ["", f"{title}, with their reasons:", ""]
+        for pattern, why in known_failures(which).items():
+            hits = sorted(n for n in names_of if re.search(pattern, n.split("/", 1)[1] + "_cpu"))
             if hits:
                 names = ", ".join(h.split("/", 1)[1] for h in hits)
                 lines.append(f"- {why} ({len(hits)}: {names})")
@@ -117,7 +122,7 @@ def section(table, failed, xfailed=(), runner_node=None):
 
 def main():
     junit, md = sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None
-    table, failed, xfailed = counts(junit)
+    table, failed, xfailed, skipped = counts(junit)
     runner_node = None
     doc = ""
     if md:
@@ -126,7 +131,7 @@ def main():
         m = re.search(r"^\| node \| (\d+) \| (\d+) ", doc, re.M)
         if m:
             runner_node = (int(m.group(2)), int(m.group(1)))
-    text = section(table, failed, xfailed, runner_node)
+    text = section(table, failed, xfailed, runner_node, skipped)
     print(text)
     if md:
         doc = re.split(re.escape(MARKER), doc)[0].rstrip("\n") + "\n\n"
