@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Installs what oinfer needs on Debian 12: the build's Debian packages, and a
 # Python virtual environment at .venv (onnx, onnxruntime, numpy for reference
-# data and tests; scikit-learn only for scripts/train_digits.py).
+# data and tests; pytest for the Python package's tests; scikit-learn only for
+# scripts/train_digits.py). python3-dev: the headers `pip install .` compiles against.
 # Idempotent and quiet: packages and a venv that are already right are skipped.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 APT_PACKAGES=(libprotobuf-dev protobuf-compiler libonnx-dev libeigen3-dev libspdlog-dev libre2-dev
-  googletest libgtest-dev cmake ninja-build g++ python3 python3-venv)
-PY_PACKAGES=(onnx==1.22.0 onnxruntime==1.32.0 numpy==2.4.6 scikit-learn==1.9.1)
+  googletest libgtest-dev cmake ninja-build g++ python3 python3-venv python3-dev)
+PY_PACKAGES=(onnx==1.22.0 onnxruntime==1.32.0 numpy==2.4.6 scikit-learn==1.9.1 pytest==9.0.3)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -56,8 +56,11 @@ performance:
                         weights, kernel scratch)
 
 debugging:
-  --opt-level 0|1       graph passes: 0 none (the graph as the file has it),
-                        1 all of them (default); there is no level 2
+  --opt-level 0|1|2     graph passes: 0 none (the graph as the file has it),
+                        1 folding only (constants, BatchNormalization into
+                        Conv: the same ops, fewer nodes), 2 all of them
+                        (default: fusions, blocked layout); a value that
+                        differs between 1 and 2 points at a fused kernel
   --list-ops            list the ops the model uses, as the file has them (If /
                         Loop / Scan bodies included): one line per (domain, op
                         type, the opset the model imports for that domain) with
@@ -251,9 +254,9 @@ Options parseArgs(int argc, char** argv) {
       o.fetch.push_back(name);
     } else if (opt == "--opt-level") {
       const std::string v = value();
-      if (v != "0" && v != "1")
-        throw UsageError{"--opt-level: '" + v + "' is not a level (0: no graph passes, 1: all of them)"};
-      o.optLevel = v == "0" ? 0 : 1;
+      if (v != "0" && v != "1" && v != "2")
+        throw UsageError{"--opt-level: '" + v + "' is not a level (0: no graph passes, 1: folding, 2: all of them)"};
+      o.optLevel = v[0] - '0';
     } else if (opt == "--dot") {
       o.dotFile = value();
       if (o.dotFile.empty()) throw UsageError{"--dot: empty file name"};

@@ -22,7 +22,7 @@ struct Options {
   double benchSeconds = 0;  // --bench-seconds: time budget of the timed runs; 0 = none
   bool progress = false;    // --progress: progress lines on stderr even when it is not a terminal
   std::vector<std::string> fetch;  // --fetch NAME, in order
-  int optLevel = 1;                // --opt-level: SessionOptions::optimizationLevel
+  int optLevel = 2;                // --opt-level: SessionOptions::optimizationLevel
   std::string dotFile;             // --dot FILE
   bool listOps = false;            // --list-ops
   std::string extractTo;           // --extract FILE: write a sub-model there, no run

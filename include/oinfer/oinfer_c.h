@@ -189,7 +189,8 @@ OINFER_C_EXPORT oinfer_status oinfer_session_options_create(oinfer_session_optio
 OINFER_C_EXPORT void oinfer_session_options_free(oinfer_session_options* options);
 /* Intra-op threads of the session's pool; 0 = hardware concurrency. < 0 is rejected. */
 OINFER_C_EXPORT oinfer_status oinfer_session_options_set_threads(oinfer_session_options* options, int threads);
-/* 0: no graph passes; 1: all passes. Other values are rejected. */
+/* 0: no graph passes; 1: constant and BatchNormalization folding; 2 (the
+ * default): all passes (fusions, blocked layout). Other values are rejected. */
 OINFER_C_EXPORT oinfer_status oinfer_session_options_set_optimization_level(oinfer_session_options* options,
                                                                             int level);
 /* "trace", "debug", "info", "warn", "error" or "off" (the process-wide log

@@ -12,6 +12,7 @@
 #include "oinfer/graph.h"
 #include "oinfer/tensor.h"
 #include "oinfer/thread_pool.h"
+#include "oinfer/value.h"
 
 namespace oinfer {
 
@@ -24,7 +25,11 @@ struct SessionOptions {
   // spinMicros after their last chunk, then sleep (see thread_pool.h).
   std::shared_ptr<ThreadPool> threadPool;
   std::string logLevel = "warn";   // trace|debug|info|warn|error|off (OINFER_LOG_LEVEL overrides)
-  int optimizationLevel = 1;       // 0 = no graph passes, 1 = all passes (other values: an Error)
+  // Graph passes: 0 none (the graph as the file has it); 1 basic (constant
+  // folding, BatchNormalization folded into the Conv before it: the same ops,
+  // fewer of them); 2 all (1, then the fusions and the blocked layout). Other
+  // values: an Error. Debugging a fused kernel: compare 1 with 2.
+  int optimizationLevel = 2;
   // Intermediate values run(inputs, names) will fetch: the graph passes treat
   // each like a graph output (never fused away or removed; fusions through it
   // are skipped), so it is computed as the file computes it. Names that are
@@ -141,6 +146,7 @@ struct PlanInfo {
 };
 
 using TensorMap = std::map<std::string, Tensor>;
+using ValueMap = std::map<std::string, Value>;
 
 class Session {
  public:
@@ -155,6 +161,13 @@ class Session {
   std::vector<Tensor> run(const TensorMap& inputs);
   // Returns the named values (graph outputs or intermediates), in that order.
   std::vector<Tensor> run(const TensorMap& inputs, const std::vector<std::string>& outputNames);
+  // Like run(inputs, outputNames), with sequences and optionals: for models
+  // whose inputs or fetched values are not all tensors (an optional input is
+  // given as what it holds, or Value::none()). An empty outputNames returns
+  // every graph output. Values are checked like run()'s tensors (a sequence
+  // input's elements must have the declared element type); the returned
+  // values are the caller's. Thread-safe.
+  std::vector<Value> runValues(const ValueMap& inputs, const std::vector<std::string>& outputNames = {});
   // Runs the graph writing every graph output into `outputs` (resized to the
   // number of outputs). An entry that is already a tensor of the output's
   // dtype and shape is written in place; others are replaced. With the same

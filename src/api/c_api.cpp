@@ -329,7 +329,7 @@ oinfer_status oinfer_session_options_set_threads(oinfer_session_options* options
 oinfer_status oinfer_session_options_set_optimization_level(oinfer_session_options* options, int level) {
   return guard("oinfer_session_options_set_optimization_level", [&] {
     require(options, "options");
-    if (level != 0 && level != 1) invalid("level is " + std::to_string(level) + "; it must be 0 or 1");
+    if (level < 0 || level > 2) invalid("level is " + std::to_string(level) + "; it must be 0, 1 or 2");
     options->options.optimizationLevel = level;
   });
 }

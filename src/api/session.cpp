@@ -91,6 +91,31 @@ struct Session::Impl {
   RunControl controlFor(const RunOptions& ro) const;
 
   void checkInputs(const TensorMap& inputs) const;
+  // runValues' checks: the same names, kinds against the declared ones
+  // (a tensor, a sequence of the declared element type, or anything for an
+  // optional), then the tensors' dtypes, ranks and dims as checkInputs does.
+  void checkValues(const ValueMap& inputs) const;
+  // Symbol bindings of one run's inputs (a dim named by two inputs must agree).
+  struct SymbolTable {
+    static constexpr size_t kInline = 64;
+    int64_t inlineVals[kInline];
+    int inlineSetBy[kInline];
+    std::vector<int64_t> heapVals;
+    std::vector<int> heapSetBy;
+    int64_t* val = inlineVals;
+    int* setBy = inlineSetBy;
+    explicit SymbolTable(size_t n) {
+      if (n > kInline) {
+        heapVals.resize(n);
+        heapSetBy.resize(n);
+        val = heapVals.data();
+        setBy = heapSetBy.data();
+      }
+      for (size_t s = 0; s < n; ++s) setBy[s] = -1;
+    }
+  };
+  // Input k given as tensor t: dtype, rank, static dims and symbols against the declaration.
+  void checkTensorInput(size_t k, const Tensor& t, SymbolTable& syms) const;
   // Why `name` is not a value of the file: "not a value of the model (did you mean 'y'?)".
   std::string notAValue(const std::string& name) const;
   // After a failed plan: throws the reason when a fetched name is not in the
@@ -175,59 +200,103 @@ void Session::Impl::checkInputs(const TensorMap& inputs) const {
                   "unknown input '" + name + "'; the model's inputs are " + (names.empty() ? "(none)" : names));
     }
   }
-  constexpr size_t kInline = 64;
-  int64_t inlineVals[kInline];
-  int inlineSetBy[kInline];
-  std::vector<int64_t> heapVals;
-  std::vector<int> heapSetBy;
-  int64_t* symVal = inlineVals;
-  int* symSetBy = inlineSetBy;
-  if (symbolNames.size() > kInline) {
-    heapVals.resize(symbolNames.size());
-    heapSetBy.resize(symbolNames.size());
-    symVal = heapVals.data();
-    symSetBy = heapSetBy.data();
-  }
-  for (size_t s = 0; s < symbolNames.size(); ++s) symSetBy[s] = -1;
-
+  SymbolTable syms(symbolNames.size());
   for (size_t k = 0; k < irGraph->inputs.size(); ++k) {
     const ValueInfo& in = irGraph->inputs[k];
     auto it = inputs.find(in.name);
     if (it == inputs.end()) throw Error(ErrorCode::kInvalidArgument, "missing input '" + in.name + "'");
-    const Tensor& t = it->second;
-    if (!t.defined()) throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "' is an empty Tensor");
     if (in.kind != ValueKind::kTensor)
-      throw Error(ErrorCode::kNotImplemented, "input '" + in.name + "' is not a tensor; only tensor inputs are supported");
-    if (in.dtype != DataType::kUndefined && t.dtype() != in.dtype)
-      throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "': data type " + dataTypeName(t.dtype()) +
-                                                   ", model expects " + dataTypeName(in.dtype));
-    if (t.numel() > 0 && t.data() == nullptr)
-      throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "' has no data");
-    if (!in.hasShape) continue;
-    if (t.rank() != in.shape.size())
-      throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "': rank " + std::to_string(t.rank()) +
-                                                   " (shape " + shapeToString(t.shape()) + "), model expects rank " +
-                                                   std::to_string(in.shape.size()) + " (" + shapeToString(in.shape) + ")");
-    for (size_t d = 0; d < in.shape.size(); ++d) {
-      const Dim& dim = in.shape[d];
-      const int64_t v = t.dim(d);
-      if (dim.isStatic()) {
-        if (v != dim.value)
-          throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "': dimension " + std::to_string(d) + " is " +
-                                                       std::to_string(v) + ", model expects " + std::to_string(dim.value));
-        continue;
-      }
-      const int sid = symbolIds[k][d];
-      if (sid < 0) continue;
-      if (symSetBy[sid] < 0) {
-        symSetBy[sid] = static_cast<int>(k);
-        symVal[sid] = v;
-      } else if (symVal[sid] != v) {
-        throw Error(ErrorCode::kInvalidArgument,
-                    "input '" + in.name + "': dimension " + std::to_string(d) + " ('" + dim.symbol + "') is " +
-                        std::to_string(v) + ", but input '" + irGraph->inputs[symSetBy[sid]].name + "' set '" +
-                        dim.symbol + "' to " + std::to_string(symVal[sid]));
-      }
+      throw Error(ErrorCode::kNotImplemented, "input '" + in.name + "' is not a tensor; Session::runValues takes sequence and optional inputs");
+    checkTensorInput(k, it->second, syms);
+  }
+}
+
+void Session::Impl::checkTensorInput(size_t k, const Tensor& t, SymbolTable& syms) const {
+  const ValueInfo& in = irGraph->inputs[k];
+  if (!t.defined()) throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "' is an empty Tensor");
+  if (in.dtype != DataType::kUndefined && t.dtype() != in.dtype)
+    throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "': data type " + dataTypeName(t.dtype()) +
+                                                 ", model expects " + dataTypeName(in.dtype));
+  if (t.numel() > 0 && t.data() == nullptr)
+    throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "' has no data");
+  if (!in.hasShape) return;
+  if (t.rank() != in.shape.size())
+    throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "': rank " + std::to_string(t.rank()) +
+                                                 " (shape " + shapeToString(t.shape()) + "), model expects rank " +
+                                                 std::to_string(in.shape.size()) + " (" + shapeToString(in.shape) + ")");
+  for (size_t d = 0; d < in.shape.size(); ++d) {
+    const Dim& dim = in.shape[d];
+    const int64_t v = t.dim(d);
+    if (dim.isStatic()) {
+      if (v != dim.value)
+        throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "': dimension " + std::to_string(d) + " is " +
+                                                     std::to_string(v) + ", model expects " + std::to_string(dim.value));
+      continue;
+    }
+    const int sid = symbolIds[k][d];
+    if (sid < 0) continue;
+    if (syms.setBy[sid] < 0) {
+      syms.setBy[sid] = static_cast<int>(k);
+      syms.val[sid] = v;
+    } else if (syms.val[sid] != v) {
+      throw Error(ErrorCode::kInvalidArgument,
+                  "input '" + in.name + "': dimension " + std::to_string(d) + " ('" + dim.symbol + "') is " +
+                      std::to_string(v) + ", but input '" + irGraph->inputs[syms.setBy[sid]].name + "' set '" +
+                      dim.symbol + "' to " + std::to_string(syms.val[sid]));
+    }
+  }
+}
+
+void Session::Impl::checkValues(const ValueMap& inputs) const {
+  for (const auto& [name, v] : inputs) {
+    if (!inputNameSet.count(name)) {
+      std::string names;
+      for (const auto& in : irGraph->inputs) names += (names.empty() ? "'" : ", '") + in.name + "'";
+      throw Error(ErrorCode::kInvalidArgument,
+                  "unknown input '" + name + "'; the model's inputs are " + (names.empty() ? "(none)" : names));
+    }
+  }
+  auto kindName = [](ValueKind k) {
+    switch (k) {
+      case ValueKind::kTensor: return "a tensor";
+      case ValueKind::kSequence: return "a sequence";
+      case ValueKind::kOptional: return "an optional";
+      case ValueKind::kMap: return "a map";
+    }
+    return "a value";
+  };
+  SymbolTable syms(symbolNames.size());
+  for (size_t k = 0; k < irGraph->inputs.size(); ++k) {
+    const ValueInfo& in = irGraph->inputs[k];
+    auto it = inputs.find(in.name);
+    if (it == inputs.end()) throw Error(ErrorCode::kInvalidArgument, "missing input '" + in.name + "'");
+    const Value& v = it->second;
+    if (in.kind == ValueKind::kMap)
+      throw Error(ErrorCode::kNotImplemented, "input '" + in.name + "' is a map; map inputs are not supported");
+    if (in.kind == ValueKind::kOptional) {
+      // An optional holding a tensor or a sequence is given as what it holds.
+      if (v.isTensor() && (!v.tensor.defined() || (v.tensor.numel() > 0 && v.tensor.data() == nullptr)))
+        throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "' is an empty Tensor");
+      continue;
+    }
+    if (v.kind != in.kind)
+      throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "' is " + v.describe() + ", model expects " +
+                                                   kindName(in.kind));
+    if (v.isTensor()) {
+      checkTensorInput(k, v.tensor, syms);
+      continue;
+    }
+    for (size_t i = 0; i < v.sequence.size(); ++i) {
+      const Tensor& t = v.sequence[i];
+      if (!t.defined() || (t.numel() > 0 && t.data() == nullptr))
+        throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "': sequence element " + std::to_string(i) +
+                                                     " is an empty Tensor");
+      const DataType want = in.dtype != DataType::kUndefined ? in.dtype : v.sequence.front().dtype();
+      if (t.dtype() != want)
+        throw Error(ErrorCode::kInvalidArgument, "input '" + in.name + "': sequence element " + std::to_string(i) +
+                                                     " has data type " + dataTypeName(t.dtype()) + ", " +
+                                                     (in.dtype != DataType::kUndefined ? "model expects " : "element 0 has ") +
+                                                     dataTypeName(want));
     }
   }
 }
@@ -255,10 +324,11 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
                                                  "; it must be >= 0 (or -1: the default)");
   if (!(options.runTimeoutSeconds >= 0))
     throw Error(ErrorCode::kInvalidArgument, "SessionOptions.runTimeoutSeconds must be >= 0 (0: no deadline)");
-  if (options.optimizationLevel < 0 || options.optimizationLevel > 1)
+  if (options.optimizationLevel < 0 || options.optimizationLevel > 2)
     throw Error(ErrorCode::kInvalidArgument, "SessionOptions.optimizationLevel is " +
                                                  std::to_string(options.optimizationLevel) +
-                                                 "; the levels are 0 (no graph passes) and 1 (all of them)");
+                                                 "; the levels are 0 (no graph passes), 1 (constant and BatchNormalization "
+                                                 "folding) and 2 (all of them)");
   impl_->registry = sessionRegistry(options);
   const Registry& registry = *impl_->registry;
   impl_->options = options;
@@ -317,7 +387,7 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
   dev.index = options.deviceIndex;
   dev.cudaGraphs = options.cudaGraphs;
   dev.deviceIO = options.device == Device::kCUDA && options.deviceIO;
-  dev.blockedLayout = options.device == Device::kCPU && options.optimizationLevel >= 1 && options.blockedLayout;
+  dev.blockedLayout = options.device == Device::kCPU && options.optimizationLevel >= 2 && options.blockedLayout;
   dev.backend = deviceBackend(options.device);
   if (dev.backend) dev.uploads = dev.backend->makeUploadCache();
   impl_->exec =
@@ -437,6 +507,89 @@ std::vector<Tensor> Session::run(const TensorMap& inputs, const std::vector<std:
     } else {
       out.push_back(t.clone());
     }
+  }
+  return out;
+}
+
+std::vector<Value> Session::runValues(const ValueMap& inputs, const std::vector<std::string>& outputNames) {
+  const RunControl control = impl_->controlFor(RunOptions{});
+  impl_->pool->wake();
+  impl_->checkValues(inputs);
+  const std::vector<std::string>& names = outputNames.empty() ? impl_->outputNames : outputNames;
+  const auto& graphInputs = impl_->irGraph->inputs;
+  auto typeOf = [&](size_t k) {
+    const Value& v = inputs.find(graphInputs[k].name)->second;
+    Executor::InputType t;
+    t.kind = v.kind;
+    if (v.isTensor()) {
+      t.dtype = v.tensor.dtype();
+      t.shape = &v.tensor.shape();
+    } else if (v.isSequence()) {
+      t.dtype = v.sequence.empty() ? graphInputs[k].dtype : v.sequence.front().dtype();
+    }
+    return t;
+  };
+  std::shared_ptr<Plan> plan;
+  try {
+    plan = impl_->exec->findPlanFast(typeOf, names);
+  } catch (const Error&) {
+    impl_->explainFetch(names);
+    throw;
+  }
+  Executor& exec = *impl_->exec;
+  if (exec.device().deviceIO)
+    throw Error(ErrorCode::kInvalidArgument, "Session::runValues: not with SessionOptions::deviceIO (use run)");
+  ContextLease lease(exec, *plan);
+  ExecContext& ctx = *lease.ctx;
+  for (size_t k = 0; k < graphInputs.size(); ++k) exec.setInput(*plan, ctx, k, inputs.find(graphInputs[k].name)->second);
+  ctx.control = &control;
+  exec.execute(*plan, ctx);
+  std::vector<Value> out;
+  out.reserve(plan->results.size());
+  for (size_t j = 0; j < plan->results.size(); ++j) {
+    const int id = plan->results[j];
+    const auto first = std::find(plan->results.begin(), plan->results.begin() + j, id);
+    if (first != plan->results.begin() + j) {
+      out.push_back(out[size_t(first - plan->results.begin())]);
+      continue;
+    }
+    Value& v = ctx.values[id];
+    if (plan->slots[id].kind == SlotKind::kOwned) {
+      out.push_back(std::move(v));
+      v = Value();
+    } else {
+      // Not a per-run buffer (an input, a weight, a view of one): a copy of its own.
+      Value copy = v;
+      if (copy.isTensor()) copy.tensor = v.tensor.clone();
+      for (Tensor& t : copy.sequence) t = t.clone();
+      out.push_back(std::move(copy));
+    }
+  }
+  // The inputs are the caller's (possibly views of its memory): not kept past
+  // the run, and an output that still points into one (a sequence op passing
+  // an input tensor through) gets a copy of its own.
+  for (size_t k = 0; k < graphInputs.size(); ++k) ctx.values[plan->inputSlots[k]] = Value();
+  std::vector<std::pair<const char*, const char*>> ranges;
+  auto addRange = [&](const Tensor& t) {
+    if (t.defined() && t.data() && t.nbytes())
+      ranges.emplace_back(static_cast<const char*>(t.data()), static_cast<const char*>(t.data()) + t.nbytes());
+  };
+  for (const auto& [name, v] : inputs) {
+    addRange(v.tensor);
+    for (const Tensor& t : v.sequence) addRange(t);
+  }
+  auto own = [&](Tensor& t) {
+    if (!t.defined() || !t.data()) return;
+    const char* p = static_cast<const char*>(t.data());
+    for (const auto& [lo, hi] : ranges)
+      if (p >= lo && p < hi) {
+        t = t.clone();
+        return;
+      }
+  };
+  for (Value& v : out) {
+    own(v.tensor);
+    for (Tensor& t : v.sequence) own(t);
   }
   return out;
 }

@@ -18,21 +18,24 @@ bool PassContext::ensureShapes(ir::Graph& g) const {
 
 std::vector<Pass> buildPipeline(const PipelineOptions& o) {
   std::vector<Pass> p;
-  const bool all = o.level >= 1;
+  // Level 1: the folds (fewer nodes of the same ops); level 2: the fusions too.
+  const bool basic = o.level >= 1, all = o.level >= 2;
   if (o.fp16) {
-    if (all) p.push_back({"foldConvBatchNorm", foldConvBatchNorm});  // on float32 weights: neutral
+    if (basic) p.push_back({"foldConvBatchNorm", foldConvBatchNorm});  // on float32 weights: neutral
     p.push_back({"convertToFloat16", convertToFloat16});
     return p;
   }
-  if (!all) return p;
+  if (!basic) return p;
   if (o.device == Device::kCUDA) {
     p.push_back({"foldConvBatchNorm", foldConvBatchNorm});
+    if (!all) return p;
     p.push_back({"fuseConvActivation", fuseConvActivation});
     p.push_back({"transformerGroupDevice", transformerGroupDevice});
     return p;
   }
   p.push_back({"foldConstants", foldConstants});
   p.push_back({"foldConvBatchNorm", foldConvBatchNorm});
+  if (!all) return p;
   p.push_back({"fuseConvActivation", fuseConvActivation});
   p.push_back({"fuseConvMaxPool", fuseConvMaxPool});
   p.push_back({"fuseConvDepthwise", fuseConvDepthwise});

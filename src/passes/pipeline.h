@@ -12,7 +12,7 @@
 namespace oinfer::passes {
 
 struct PipelineOptions {
-  int level = 1;                 // 0: no pass (fp16 conversion still runs)
+  int level = 2;                 // 0: no pass (fp16 conversion still runs); 1: folding only; 2: all
   Device device = Device::kCPU;  // device sessions skip the CPU-only fusions
   bool fp16 = false;             // SessionOptions::fp16: keep ONNX ops, then convert
   bool blockedLayout = false;    // PassContext::blockedLayout

@@ -39,7 +39,7 @@ struct DeviceConfig {
   bool cudaGraphs = true;
   bool deviceIO = false;  // graph inputs and results are caller device buffers
   // Host plans: intermediate tensors in the blocked layout where their
-  // producer and readers take it (assignBlockedLayouts; optimizationLevel >= 1).
+  // producer and readers take it (assignBlockedLayouts; optimizationLevel 2).
   bool blockedLayout = false;
   // Device copies of weights the runtime uploads (those no kernel owns), shared
   // by every plan of the session, so each is uploaded once (makeUploadCache).

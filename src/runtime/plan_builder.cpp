@@ -181,7 +181,17 @@ std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, co
     for (const auto& i : implicitInputs(node)) bindInput(i);
     checkInputType(*step.def, node, *plan, step.in);
     checkTypeGroups(node, *plan, step.in);
-    step.view = step.def->viewOfInput >= 0;
+    // A view only of a tensor: a sequence or an optional (Identity's) is a
+    // value, which the kernel copies.
+    step.view = step.def->viewOfInput >= 0 && step.def->viewOfInput < int(step.in.size()) &&
+                step.in[step.def->viewOfInput] >= 0 &&
+                plan->slots[step.in[step.def->viewOfInput]].type.kind == ValueKind::kTensor;
+    for (const auto& o : node.outputs) {
+      if (step.view && !o.empty()) {
+        auto t = st.types.find(o);
+        if (t != st.types.end() && t->second.kind != ValueKind::kTensor) step.view = false;
+      }
+    }
     for (const auto& o : node.outputs) {
       if (o.empty()) {
         step.out.push_back(-1);

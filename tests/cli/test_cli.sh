@@ -219,9 +219,13 @@ case "$CASE" in
     has '^     0  Gemm +fc1 +-> hidden_pre \[1,64\]'
     has 'Relu +relu1 +-> hidden \[1,64\]'
     run 0 "$MODEL" --opt-level=1 --print-plan
+    has '^     0  Gemm +fc1 +-> hidden_pre \[1,64\]'
+    run 0 "$MODEL" --opt-level=2 --print-plan
     has 'FusedMatMul +fc1 +-> hidden \[1,64\]'
-    run 2 "$MODEL" --opt-level 2
-    err_has "--opt-level: '2' is not a level \(0: no graph passes, 1: all of them\)"
+    run 0 "$MODEL" --print-plan
+    has 'FusedMatMul +fc1 +-> hidden \[1,64\]'
+    run 2 "$MODEL" --opt-level 3
+    err_has "--opt-level: '3' is not a level \(0: no graph passes, 1: folding, 2: all of them\)"
     run 2 "$MODEL" --opt-level fast
     err_has "--opt-level: 'fast' is not a level" ;;
   list_ops)

@@ -62,7 +62,7 @@ void expectSame(const ir::Graph& g, size_t nodesOptimized, size_t fused) {
   Tensor x = rndT({1, 4, 6, 6}, rng);
   SessionOptions off, on;
   off.optimizationLevel = 0;
-  on.optimizationLevel = 1;
+  on.optimizationLevel = 2;
   Session plain(wrap(g), off), optimized(wrap(g), on);
   EXPECT_EQ(irOf(optimized.graph()).nodes.size(), nodesOptimized);
   EXPECT_EQ(countOp(irOf(optimized.graph()), "FusedConv"), fused);

@@ -60,7 +60,7 @@ void expectSameOutputs(const ir::Graph& g, size_t expectedNodesOptimized) {
   Tensor x = rndT({1, 3, 6, 6}, rng);
   SessionOptions off, on;
   off.optimizationLevel = 0;
-  on.optimizationLevel = 1;
+  on.optimizationLevel = 2;
   Session plain(wrap(g), off), optimized(wrap(g), on);
   EXPECT_EQ(irOf(optimized.graph()).nodes.size(), expectedNodesOptimized);
   auto a = plain.run({{"x", x}});

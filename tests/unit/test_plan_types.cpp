@@ -186,7 +186,7 @@ namespace {
 // SessionOptions are checked when the Session is made: a level that does not
 // exist is refused instead of acting like the highest one.
 TEST(SessionOptionsChecks, UnknownOptimizationLevelAndNegativeThreadsAreRefused) {
-  for (int level : {-1, 2, 7}) {
+  for (int level : {-1, 3, 7}) {
     SessionOptions o;
     o.optimizationLevel = level;
     try {
@@ -195,7 +195,7 @@ TEST(SessionOptionsChecks, UnknownOptimizationLevelAndNegativeThreadsAreRefused)
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
       EXPECT_EQ(std::string(e.what()), "SessionOptions.optimizationLevel is " + std::to_string(level) +
-                                           "; the levels are 0 (no graph passes) and 1 (all of them)");
+                                           "; the levels are 0 (no graph passes), 1 (constant and BatchNormalization folding) and 2 (all of them)");
     }
   }
   SessionOptions o;

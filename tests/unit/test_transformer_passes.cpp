@@ -87,7 +87,7 @@ int count(const ir::Graph& g, const std::string& op) {
 ir::Graph expectSameOutputs(const Builder& b, float rtol = 1e-4f, float atol = 1e-5f) {
   SessionOptions off, on;
   off.optimizationLevel = 0;
-  on.optimizationLevel = 1;
+  on.optimizationLevel = 2;
   Session plain(wrap(b.g), off), optimized(wrap(b.g), on);
   TensorMap feeds(b.feeds.begin(), b.feeds.end());
   auto x = plain.run(feeds);
@@ -820,7 +820,7 @@ std::vector<float> matmulRef(const Tensor& x, const Tensor& w) {
 // and shape, runs at new shapes (a new plan) still find the packed copy. A
 // weight another node also reads keeps its data. With and without passes.
 TEST(WeightRelease, PackedOnlyWeightsAreFreedOthersKept) {
-  for (int level : {0, 1}) {
+  for (int level : {0, 1, 2}) {
     SCOPED_TRACE("optimizationLevel " + std::to_string(level));
     Builder b(17);
     b.g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {Dim::sym("rows"), Dim(8)}});

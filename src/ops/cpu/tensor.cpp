@@ -196,6 +196,28 @@ std::unique_ptr<Kernel> copyKernel(const KernelInit&) {
   });
 }
 
+// Identity: a tensor is copied as copyKernel copies it; a sequence or an
+// optional (empty, or what it holds) becomes an output value of its own
+// (deep copies: the input may be a view of the caller's memory).
+std::unique_ptr<Kernel> identityKernel(const KernelInit&) {
+  return makeKernel([](KernelContext& ctx) {
+    const Value& in = ctx.inputValue(0);
+    Value& out = ctx.outputValue(0);
+    if (in.isTensor() && out.isTensor() && out.tensor.defined()) {
+      if (out.tensor.numel() != in.tensor.numel())
+        ctx.fail("output shape " + shapeToString(out.tensor.shape()) + " does not hold the " +
+                 std::to_string(in.tensor.numel()) + " elements of input 0 with shape " +
+                 shapeToString(in.tensor.shape()));
+      out.tensor.copyFrom(in.tensor);
+      return;
+    }
+    Value v = in;
+    if (v.isTensor() && v.tensor.defined()) v.tensor = in.tensor.clone();
+    for (Tensor& t : v.sequence) t = t.clone();
+    out = std::move(v);
+  });
+}
+
 // The one value of a 0-d/1-element floating tensor (Dropout's ratio).
 double scalarAsDouble(const Tensor& t, KernelContext& ctx, const char* what) {
   if (t.numel() != 1) ctx.fail(std::string(what) + " must hold one value, got shape " + shapeToString(t.shape()));
@@ -421,7 +443,7 @@ void register_tensor(Registry& r) {
   addVersions(r, "Flatten", {1, 9, 11, 13, 21, 23, 24, 25}, shape::inferFlatten, copyKernel, all, 0);
   addVersions(r, "Squeeze", {1, 11, 13, 21, 23, 24, 25}, shape::inferSqueeze, copyKernel, all, 0);
   addVersions(r, "Unsqueeze", {1, 11, 13, 21, 23, 24, 25}, shape::inferUnsqueeze, copyKernel, all, 0);
-  addVersions(r, "Identity", {1, 13, 14, 16, 19, 21, 23, 24, 25}, shape::inferIdentity, copyKernel, all, 0);
+  addVersions(r, "Identity", {1, 13, 14, 16, 19, 21, 23, 24, 25}, shape::inferIdentity, identityKernel, all, 0);
   addVersions(r, "Dropout", {1, 6, 7, 10}, shape::inferDropout, dropoutKernel, numericTypes());
   // From opset 12 training_mode is an input and makes the op random: never
   // constant-folded, even when every input is constant.

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The Python package: `pip install .` into a virtual environment of its own
+# (build-py-venv), then pytest over python/tests: the session API tests
+# and onnx's BackendTest against oinfer.backend.
+#
+# The venv sees the packages of .venv (onnx, onnxruntime, numpy, pytest;
+# scripts/setup.sh) through a .pth file, so nothing is installed twice;
+# the wheel itself builds in build-py (kept between runs;
+# with ccache installed it is used, CCACHE_* taken from the environment).
+#
+#   scripts/test_python.sh                 install and test
+#   scripts/test_python.sh --update-docs   ... and rewrite the BackendTest
+#                                          section of docs/conformance.md
+#   extra arguments go to pytest (e.g. -k digits)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+update_docs=0
+if [ "${1:-}" = "--update-docs" ]; then
+  update_docs=1
+  shift
+fi
+scripts/setup.sh
+
+VENV="$ROOT/build-py-venv"
+if [ ! -x "$VENV/bin/python" ]; then
+  "$ROOT/.venv/bin/python" -m venv "$VENV"
+fi
+base_site=$("$ROOT/.venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+site=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+echo "$base_site" > "$site/_oinfer_base_venv.pth"
+
+if command -v ccache >/dev/null && [[ "${CMAKE_ARGS:-}" != *COMPILER_LAUNCHER* ]]; then
+  export CMAKE_ARGS="${CMAKE_ARGS:-} -DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
+fi
+start=$(date +%s)
+"$VENV/bin/python" -m pip install -q --disable-pip-version-check "$ROOT"
+echo "test_python: pip install . took $(( $(date +%s) - start )) s"
+
+junit="$ROOT/build-py-venv/pytest-junit.xml"
+# BackendTest writes the real models' reference data under $ONNX_HOME: keep it in the build tree.
+export ONNX_HOME="${ONNX_HOME:-$ROOT/build-py-venv/onnx-home}"
+start=$(date +%s)
+# From build-py-venv, so `import oinfer` is the installed package, not python/oinfer.
+status=0
+(cd build-py-venv && "$VENV/bin/python" -m pytest -q -p no:cacheprovider --junitxml="$junit" \
+  "$ROOT/python/tests" "$@") || status=$?
+echo "test_python: pytest took $(( $(date +%s) - start )) s"
+if [ "$update_docs" = 1 ]; then
+  "$VENV/bin/python" python/tests/backend_report.py "$junit" docs/conformance.md
+fi
+exit "$status"
