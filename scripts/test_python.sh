@@ -37,6 +37,11 @@ start=$(date +%s)
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check "$ROOT"
 echo "test_python: pip install . took $(( $(date +%s) - start )) s"
 
+# The example custom-op plugin of the C++ build (scripts/test.sh builds it), for
+# the test that loads it from Python.
+if [ -z "${OINFER_EXAMPLE_OPS:-}" ] && [ -f "$ROOT/build/tests/plugins/liboinfer_example_ops.so" ]; then
+  export OINFER_EXAMPLE_OPS="$ROOT/build/tests/plugins/liboinfer_example_ops.so"
+fi
 junit="$ROOT/build-py-venv/pytest-junit.xml"
 # BackendTest writes the real models' reference data under $ONNX_HOME: keep it in the build tree.
 export ONNX_HOME="${ONNX_HOME:-$ROOT/build-py-venv/onnx-home}"

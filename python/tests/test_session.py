@@ -308,6 +308,33 @@ def test_custom_op_libraries(digits_path):
     assert sess.get_outputs()[0].name == "probabilities"
 
 
+def test_custom_op_plugin_runs_from_python():
+    # The example plugin (examples/custom_ops: custom::deform_conv2d and
+    # custom::DynamicTRTResize, whose output shape comes from an input's
+    # values), built by the C++ build; scripts/test_python.sh points
+    # OINFER_EXAMPLE_OPS at it.
+    lib = os.environ.get("OINFER_EXAMPLE_OPS")
+    if not lib:
+        pytest.skip("OINFER_EXAMPLE_OPS is not set (scripts/test_python.sh sets it to the example plugin)")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    models = os.path.join(root, "examples", "custom_ops", "models")
+    for name, feeds in (("dynamic_resize", ("image", "size")), ("deform_conv2d", ("x", "offset", "mask"))):
+        data = os.path.join(models, name + "_test_data", "test_data_set_0")
+        pb = sorted(f for f in os.listdir(data) if f.endswith(".pb"))
+        load = lambda f: numpy_helper.to_array(onnx.load_tensor(os.path.join(data, f)))
+        inputs = {n: load(f"input_{k}.pb") for k, n in enumerate(feeds)}
+        expected = [load(f) for f in pb if f.startswith("output_")]
+        sess = oinfer.InferenceSession(os.path.join(models, name + ".onnx"), custom_op_libraries=[lib])
+        got = sess.run(None, inputs)
+        assert len(got) == len(expected)
+        for g, e in zip(got, expected):
+            assert g.shape == e.shape
+            np.testing.assert_allclose(g, e, rtol=0, atol=1e-5)
+    # Without the plugin the op is unknown, and the message says which.
+    with pytest.raises(oinfer.Error, match=r"custom::DynamicTRTResize"):
+        oinfer.InferenceSession(os.path.join(models, "dynamic_resize.onnx"))
+
+
 # ---- onnxruntime's options ----------------------------------------------------------------
 
 
