@@ -16,6 +16,7 @@ enum class ErrorCode {
   kNotImplemented,   // a feature exists in the spec but not here yet
   kDevice,           // device (CUDA) unavailable or failed
   kInternal,         // a bug in oinfer
+  kResourceExhausted,  // over SessionOptions::memoryLimitBytes (checked before allocating)
 };
 
 const char* errorCodeName(ErrorCode code);

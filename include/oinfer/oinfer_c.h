@@ -75,7 +75,7 @@ typedef enum oinfer_status {
   OINFER_NOT_IMPLEMENTED = 7,   /* in the ONNX spec, not in oinfer (yet) */
   OINFER_DEVICE = 8,            /* device (CUDA) unavailable or failed */
   OINFER_INTERNAL = 9,          /* a bug in oinfer */
-  OINFER_OUT_OF_MEMORY = 10     /* an allocation failed */
+  OINFER_OUT_OF_MEMORY = 10     /* an allocation failed, or would pass the session's memory limit */
 } oinfer_status;
 
 /* "OINFER_INVALID_ARGUMENT", ...; "OINFER_UNKNOWN_STATUS" for other values.

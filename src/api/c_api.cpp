@@ -74,6 +74,7 @@ oinfer_status toStatus(ErrorCode code) {
     case ErrorCode::kNotImplemented: return OINFER_NOT_IMPLEMENTED;
     case ErrorCode::kDevice: return OINFER_DEVICE;
     case ErrorCode::kInternal: return OINFER_INTERNAL;
+    case ErrorCode::kResourceExhausted: return OINFER_OUT_OF_MEMORY;
   }
   return OINFER_INTERNAL;
 }

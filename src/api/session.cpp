@@ -21,6 +21,7 @@
 #include "ops/graph_shapes.h"
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
+#include "runtime/memory_limit.h"
 #include "runtime/plan.h"
 
 namespace oinfer {
@@ -307,6 +308,7 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
   impl_->exec =
       std::make_unique<Executor>(registry, g, impl_->pool.get(), options.profiling, std::vector<std::string>{}, dev);
   impl_->exec->allowWeightRelease(&g);
+  impl_->exec->setMemoryLimit(runtime::resolveMemoryLimit(options.memoryLimitBytes));
   for (const auto& o : g.outputs) impl_->outputNames.push_back(o.name);
   std::unordered_map<std::string, int> symbolIndex;
   for (const auto& in : g.inputs) {
