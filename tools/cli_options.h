@@ -28,6 +28,7 @@ struct Options {
   bool profile = false;
   bool printPlan = false;
   int threads = 0;
+  uint64_t memoryLimit = UINT64_MAX;  // --memory-limit; UINT64_MAX: not given (the library default), 0: none
   std::string device = "cpu";
   bool fp16 = false;        // SessionOptions::fp16
   bool cudaGraphs = true;   // SessionOptions::cudaGraphs

@@ -254,6 +254,7 @@ int runTool(const Options& o) {
 
   SessionOptions so;
   so.threads = o.threads;
+  if (o.memoryLimit != UINT64_MAX) so.memoryLimitBytes = o.memoryLimit == 0 ? SIZE_MAX : static_cast<size_t>(o.memoryLimit);
   if (!o.logLevel.empty()) so.logLevel = o.logLevel;
   so.profiling = o.profile;
   so.optimizationLevel = o.optLevel;
