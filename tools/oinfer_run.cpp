@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <new>
 #include <set>
 #include <string>
 #include <vector>
@@ -149,7 +150,14 @@ std::vector<Input> makeInputs(const Options& o, const Graph& g) {
         for (const Dim& d : v.shape) shape.push_back(d.isStatic() ? d.value : 1);
       }
       if (v.dtype == DataType::kUndefined) throw Fatal{"input '" + v.name + "' has no declared type; give it with --input"};
-      in.tensor = randomTensor(v.dtype, shape, v.name);
+      try {
+        in.tensor = randomTensor(v.dtype, shape, v.name);
+      } catch (const Error& e) {  // a declared shape too large to make (Tensor's own message names no input)
+        throw Fatal{"input '" + v.name + "': cannot make a random tensor of shape " + shapeToString(shape) + ": " +
+                    e.what()};
+      } catch (const std::bad_alloc&) {
+        throw Fatal{"input '" + v.name + "': out of memory making a random tensor of shape " + shapeToString(shape)};
+      }
     }
     inputs.push_back(std::move(in));
   }

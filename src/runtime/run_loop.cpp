@@ -1,6 +1,7 @@
 // The interpreter loop (host and device plans alike) and the steps whose
 // shapes are only known at run time.
 #include <chrono>
+#include <new>
 
 #include "runtime/executor.h"
 #include "runtime/memory_limit.h"
@@ -126,23 +127,32 @@ void Executor::execute(Plan& plan, ExecContext& ctx) {
     }
     const bool timed = profiling_ && onHost && (!device || !step.view);
     auto t0 = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-    if (step.copy) {
-      device->copy(plan, ctx, si);
-      pending = true;
-    } else if (step.dynamic) {
-      runDynamicStep(plan, ctx, step);
-    } else if (step.view) {
-      ctx.values[step.out[0]].tensor.assignView(ctx.values[step.in[step.def->viewOfInput]].tensor,
-                                                plan.slots[step.out[0]].shape);
-    }
-    if (!step.view && !step.copy) {
-      if (step.device != Device::kCPU) {
-        device->runStep(plan, ctx, si);
+    try {
+      if (step.copy) {
+        device->copy(plan, ctx, si);
         pending = true;
-      } else {
-        ctx.kernels[si]->run(ctx.kctx[si]);
-        if (step.stringOut) countStrings(plan, ctx, step);
+      } else if (step.dynamic) {
+        runDynamicStep(plan, ctx, step);
+      } else if (step.view) {
+        ctx.values[step.out[0]].tensor.assignView(ctx.values[step.in[step.def->viewOfInput]].tensor,
+                                                  plan.slots[step.out[0]].shape);
       }
+      if (!step.view && !step.copy) {
+        if (step.device != Device::kCPU) {
+          device->runStep(plan, ctx, si);
+          pending = true;
+        } else {
+          ctx.kernels[si]->run(ctx.kctx[si]);
+          if (step.stringOut) countStrings(plan, ctx, step);
+        }
+      }
+    } catch (const Error& e) {
+      if (!step.node) throw;
+      shape::rethrowNamingNode(*step.node, e);
+    } catch (const std::bad_alloc&) {
+      if (!step.node) throw;
+      throw Error(ErrorCode::kResourceExhausted, step.node->describe() + ": out of memory (an allocation of the "
+                                                 "kernel failed; SessionOptions::memoryLimitBytes bounds the run's planned tensors)");
     }
     if (timed) ctx.times[si] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }

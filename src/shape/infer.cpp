@@ -69,6 +69,12 @@ bool foldedSizeFits(const std::vector<ValueInfo>& outputs, const InferState& st,
 
 }  // namespace
 
+void rethrowNamingNode(const Node& node, const Error& e) {
+  const std::string what = e.what();
+  if (what.find("node '") != std::string::npos) throw e;
+  throw Error(e.code(), node.describe() + ": " + what);
+}
+
 ValueInfo valueInfoOf(const std::string& name, const Tensor& t) {
   ValueInfo v;
   v.name = name;
@@ -143,7 +149,11 @@ bool inferNode(const Node& node, InferState& st, const InferHooks& hooks, Symbol
   ctx.outputValues_.resize(node.outputs.size());
   ctx.outputSymValues_.resize(node.outputs.size());
 
-  (*fn)(ctx);
+  try {
+    (*fn)(ctx);
+  } catch (const Error& e) {
+    rethrowNamingNode(node, e);
+  }
 
   for (size_t i = 0; i < node.outputs.size(); ++i) {
     if (node.outputs[i].empty()) continue;
@@ -159,7 +169,11 @@ bool inferNode(const Node& node, InferState& st, const InferHooks& hooks, Symbol
   size_t outBytes = 0;
   if (fold && allValues && valueElements <= kMaxFoldElements && foldedSizeFits(ctx.outputs_, st, outBytes)) {
     std::vector<const Tensor*> ins(ctx.values_.begin(), ctx.values_.end());
-    didFold = hooks.evaluate(node, ins, ctx.outputs_, folded);
+    try {
+      didFold = hooks.evaluate(node, ins, ctx.outputs_, folded);
+    } catch (const Error& e) {
+      rethrowNamingNode(node, e);
+    }
     if (didFold) st.foldedBytes += outBytes;
   }
   for (size_t i = 0; i < node.outputs.size(); ++i) {

@@ -57,6 +57,12 @@ constexpr int64_t kMaxFoldElements = 1 << 16;
 constexpr size_t kMaxFoldOutputBytes = size_t{16} << 20;
 constexpr size_t kMaxFoldTotalBytes = size_t{256} << 20;
 
+// Rethrows an Error raised while `node` was inferred, folded or run
+// (Tensor::toInt64Vector on a float shape input, a kernel's own check) with
+// "<node>: " in front when its message names no node, so every error says
+// where it arose.
+[[noreturn]] void rethrowNamingNode(const Node& node, const Error& e);
+
 // Type of a concrete tensor.
 ValueInfo valueInfoOf(const std::string& name, const Tensor& t);
 // Records a known value (and, for small integer tensors, its dims-as-value).

@@ -303,6 +303,9 @@ case "$CASE" in
     run 0 "$MODEL" --memory-limit 0
     run 2 "$MODEL" --shape pixels=4096x64 --memory-limit 1K
     err_has "^oinfer-run: node '[^']+' \([A-Za-z]+\): output '[^']+' \(float32 \[4096,[0-9]+\]\) needs [0-9]+ bytes.*; the memory limit is 1024 bytes \(SessionOptions::memoryLimitBytes\)$"
+    # A random input too large to make names the input.
+    run 2 "$MODEL" --shape pixels=1000000x1000000
+    err_has "^oinfer-run: input 'pixels': cannot make a random tensor of shape \\[1000000,1000000\\]: Tensor: shape \\[1000000,1000000\\] is too large to allocate$"
     run 2 "$MODEL" --memory-limit 12X
     err_has "^oinfer-run: --memory-limit: '12X' is not a byte count \(digits, then optionally K, M or G\)$"
     run 2 "$MODEL" --memory-limit 99999999999G
