@@ -7,7 +7,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-APT_PACKAGES=(libprotobuf-dev protobuf-compiler libonnx-dev libeigen3-dev libspdlog-dev
+APT_PACKAGES=(libprotobuf-dev protobuf-compiler libonnx-dev libeigen3-dev libspdlog-dev libre2-dev
   googletest libgtest-dev cmake ninja-build g++ python3 python3-venv)
 PY_PACKAGES=(onnx==1.22.0 onnxruntime==1.32.0 numpy==2.4.6 scikit-learn==1.9.1)
 

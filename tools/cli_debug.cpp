@@ -33,8 +33,8 @@ std::string shapeText(const std::vector<int64_t>& s) {
 
 }  // namespace
 
-int listOps(const Options& o, const Graph& g) {
-  const std::vector<OpUse> ops = g.opsUsed();
+int listOps(const Options& o, const Graph& g, const SessionOptions& so) {
+  const std::vector<OpUse> ops = g.opsUsed(so);
   size_t nodes = 0;
   for (const auto& u : ops) nodes += u.nodes;
   auto domainName = [](const std::string& d) { return d.empty() ? std::string("ai.onnx") : d; };

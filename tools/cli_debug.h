@@ -14,9 +14,10 @@
 
 namespace oinfer::cli {
 
-// --list-ops: prints Graph::opsUsed of the file as loaded (text or --json);
+// --list-ops: prints Graph::opsUsed of the file as loaded, counting the
+// custom ops of `so` (--custom-ops) as supported (text or --json);
 // returns the exit status.
-int listOps(const Options& o, const Graph& g);
+int listOps(const Options& o, const Graph& g, const SessionOptions& so);
 
 // --fetch names must be values of the file (a graph input or a node output);
 // throws std::runtime_error naming the first that is not, with the closest name.

@@ -68,9 +68,36 @@ debugging:
                         shapes; fused nodes orange, with the ops they replaced.
                         FILE.svg is rendered by Graphviz `dot` when it is on
                         PATH, else the text goes to FILE.dot
+  --extract FILE        write to FILE the part of the model that computes
+                        --extract-outputs from --extract-inputs, like
+                        onnx.utils.extract_model: the nodes found walking
+                        back from the outputs (stopping at the inputs and at
+                        weights; a subgraph's outer-scope names count as its
+                        node's inputs), the weights they read, the opset
+                        imports, the model functions they call, and typed
+                        inputs and outputs. External data stays referenced
+                        when FILE is in the model's folder, else it is
+                        inlined. Then exit, without a run
+  --extract-inputs A,B  the sub-model's inputs, comma-separated (default: the
+                        model's inputs that the outputs need)
+  --extract-outputs C,D the sub-model's outputs, comma-separated
+  --compare             run the model and compare every intermediate value
+                        (each node's outputs, kept as --fetch keeps them)
+                        with a reference, within --rtol / --atol: ONNX
+                        Runtime through ${OINFER_PYTHON:-python3} when it
+                        imports onnxruntime, onnx and numpy, else oinfer
+                        itself at --opt-level 0 (OINFER_COMPARE_REFERENCE=
+                        onnxruntime or oinfer forces one). Prints the first
+                        node in execution order whose output diverges (op,
+                        output, shape, max abs / rel error), up to 4 more,
+                        and the outputs' status; exit 1 on a divergence
 
 execution:
   --threads N           intra-op threads (default: all cores)
+  --timeout S           stop any run (the first, each --bench run) that takes
+                        more than S seconds: exit 2 with "run cancelled", the
+                        node it stopped before named (a Loop or Scan stops
+                        between iterations)
   --device cpu|cuda     device to run on (default cpu)
   --fp16                with --device cuda: compute in float16 (float32 in and out)
   --no-cuda-graphs      with --device cuda: launch kernels one by one instead of
@@ -81,14 +108,20 @@ execution:
                         allocation over it fails naming the node and its byte
                         count (default: 3/4 of physical memory and of ulimit -v)
   --log-level LEVEL     trace, debug, info, warn (default), error or off
+  --custom-ops LIB      load custom ops from the shared library LIB, a plugin
+                        exporting oinfer_register_custom_ops (see
+                        examples/custom_ops); its ops then run, show in
+                        --print-plan and count as supported in --list-ops;
+                        repeatable
 
 output:
   --json                print one JSON object with everything instead of text
   --help                print this text
   --version             print the version
 
-exit status: 0 success, 1 --test-data mismatch, 2 any error (bad options,
-missing file, invalid model, failed run); errors are one line on stderr.
+exit status: 0 success, 1 --test-data mismatch or --compare divergence, 2 any
+error (bad options, missing file, invalid model, failed run); errors are one
+line on stderr.
 )";
 }
 
@@ -139,6 +172,23 @@ std::pair<std::string, std::string> splitNameValue(const std::string& opt, const
   if (eq == std::string::npos || eq == 0)
     throw UsageError{opt + ": expected NAME=" + (opt == "--shape" ? "DIMS" : "FILE") + ", got '" + s + "'"};
   return {s.substr(0, eq), s.substr(eq + 1)};
+}
+
+// "a,b,c" -> {a, b, c}: no empty name, none twice.
+std::vector<std::string> parseNameList(const std::string& opt, const std::string& s) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = s.find(',', start);
+    std::string name = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (name.empty()) throw UsageError{opt + ": empty name in '" + s + "' (names are separated by commas)"};
+    for (const auto& n : names)
+      if (n == name) throw UsageError{opt + ": '" + name + "' given twice"};
+    names.push_back(std::move(name));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return names;
 }
 
 }  // namespace
@@ -234,6 +284,16 @@ Options parseArgs(int argc, char** argv) {
     } else if (opt == "--list-ops") {
       flag();
       o.listOps = true;
+    } else if (opt == "--extract") {
+      o.extractTo = value();
+      if (o.extractTo.empty()) throw UsageError{"--extract: empty file name"};
+    } else if (opt == "--extract-inputs") {
+      o.extractInputs = parseNameList(opt, value());
+    } else if (opt == "--extract-outputs") {
+      o.extractOutputs = parseNameList(opt, value());
+    } else if (opt == "--compare") {
+      flag();
+      o.compare = true;
     } else if (opt == "--warmup") {
       o.warmup = static_cast<int>(parseInt(opt, value(), 0, 1000000));
     } else if (opt == "--profile") {
@@ -242,6 +302,9 @@ Options parseArgs(int argc, char** argv) {
     } else if (opt == "--print-plan") {
       flag();
       o.printPlan = true;
+    } else if (opt == "--timeout") {
+      o.timeout = parseNonNegative(opt, value());
+      if (o.timeout <= 0) throw UsageError{"--timeout: must be more than 0"};
     } else if (opt == "--threads") {
       o.threads = static_cast<int>(parseInt(opt, value(), 0, 4096));
     } else if (opt == "--device") {
@@ -262,6 +325,12 @@ Options parseArgs(int argc, char** argv) {
       bool ok = false;
       for (const char* l : kLevels) ok |= o.logLevel == l;
       if (!ok) throw UsageError{"--log-level: '" + o.logLevel + "' is not one of trace debug info warn error off"};
+    } else if (opt == "--custom-ops") {
+      std::string lib = value();
+      if (lib.empty()) throw UsageError{"--custom-ops: empty library path"};
+      for (const auto& l : o.customOps)
+        if (l == lib) throw UsageError{"--custom-ops " + lib + " given twice"};
+      o.customOps.push_back(lib);
     } else if (opt == "--json") {
       flag();
       o.json = true;
@@ -271,6 +340,12 @@ Options parseArgs(int argc, char** argv) {
       throw UsageError{"unknown option '" + opt + "' (see --help)"};
     }
   }
+  if (o.extractTo.empty() && (!o.extractInputs.empty() || !o.extractOutputs.empty()))
+    throw UsageError{std::string(o.extractInputs.empty() ? "--extract-outputs" : "--extract-inputs") +
+                     " needs --extract FILE"};
+  if (!o.extractTo.empty() && o.extractOutputs.empty())
+    throw UsageError{"--extract needs --extract-outputs NAMES (the values the sub-model computes)"};
+  if (!o.extractTo.empty() && o.compare) throw UsageError{"--extract and --compare cannot be combined"};
   if (!o.help && !o.version && o.model.empty()) throw UsageError{"no model given (usage: oinfer-run MODEL.onnx [options]; see --help)"};
   return o;
 }

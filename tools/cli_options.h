@@ -25,11 +25,17 @@ struct Options {
   int optLevel = 1;                // --opt-level: SessionOptions::optimizationLevel
   std::string dotFile;             // --dot FILE
   bool listOps = false;            // --list-ops
+  std::string extractTo;           // --extract FILE: write a sub-model there, no run
+  std::vector<std::string> extractInputs;   // --extract-inputs A,B (empty: the model's inputs)
+  std::vector<std::string> extractOutputs;  // --extract-outputs C,D
+  bool compare = false;            // --compare: every intermediate value against a reference
   bool profile = false;
   bool printPlan = false;
   int threads = 0;
   uint64_t memoryLimit = UINT64_MAX;  // --memory-limit; UINT64_MAX: not given (the library default), 0: none
+  double timeout = 0;       // --timeout: SessionOptions::runTimeoutSeconds; 0 = none
   std::string device = "cpu";
+  std::vector<std::string> customOps;  // --custom-ops LIB, in order: SessionOptions::customOpLibraries
   bool fp16 = false;        // SessionOptions::fp16
   bool cudaGraphs = true;   // SessionOptions::cudaGraphs
   std::string logLevel;  // empty: the library default

@@ -1,8 +1,9 @@
 // oinfer-run: load an ONNX model, run it, and report (see usageText()).
 //
 // Every failure ends up in main()'s catch blocks as one "oinfer-run: ..." line
-// on stderr and exit status 2; only a --test-data mismatch exits 1. With
-// --json, stdout holds a single JSON object and nothing else.
+// on stderr and exit status 2; only a --test-data mismatch or a --compare
+// divergence exits 1. With --json, stdout holds a single JSON object and
+// nothing else.
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,7 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "cli_compare.h"
 #include "cli_debug.h"
+#include "cli_extract.h"
 #include "cli_json.h"
 #include "cli_options.h"
 #include "cli_tensor.h"
@@ -263,20 +266,34 @@ int runTool(const Options& o) {
   SessionOptions so;
   so.threads = o.threads;
   if (o.memoryLimit != UINT64_MAX) so.memoryLimitBytes = o.memoryLimit == 0 ? SIZE_MAX : static_cast<size_t>(o.memoryLimit);
+  so.runTimeoutSeconds = o.timeout;
   if (!o.logLevel.empty()) so.logLevel = o.logLevel;
   so.profiling = o.profile;
   so.optimizationLevel = o.optLevel;
   so.keepValues = o.fetch;
+  so.customOpLibraries = o.customOps;
   checkDevice(o, so);
 
   Json out = Json::object();
   auto t0 = Clock::now();
   Graph graph = Graph::loadFromONNX(o.model);
-  if (o.listOps) return listOps(o, graph);
+  if (o.listOps) return listOps(o, graph, so);
+  if (!o.extractTo.empty()) {
+    extractModel(o, graph, out);
+    if (o.json) std::printf("%s\n", out.dump().c_str());
+    return 0;
+  }
   checkFetchNames(o, graph);
   const FileSummary file = summarise(graph);
   Graph fileGraph;  // for --dot: the ops the fused nodes replaced
   if (!o.dotFile.empty()) fileGraph = graph;
+  Graph compareGraph;  // for --compare: the file's nodes in execution order, every value kept
+  if (o.compare) {
+    compareGraph = graph;
+    compareGraph.topologicalSort();
+    for (const auto& name : compareValueNames(compareGraph))
+      if (std::find(so.keepValues.begin(), so.keepValues.end(), name) == so.keepValues.end()) so.keepValues.push_back(name);
+  }
   Session session(std::move(graph), so);
   double loadMs = msSince(t0);
   const Graph& g = session.graph();
@@ -424,6 +441,9 @@ int runTool(const Options& o) {
     }
     status = bad ? 1 : 0;
   }
+
+  // ---- --compare
+  if (o.compare) status = std::max(status, compareRun(o, session, compareGraph, feeds, out));
 
   // ---- --bench / --profile
   if (o.bench > 0 || o.benchSeconds > 0) {

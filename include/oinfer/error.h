@@ -16,6 +16,7 @@ enum class ErrorCode {
   kNotImplemented,   // a feature exists in the spec but not here yet
   kDevice,           // device (CUDA) unavailable or failed
   kInternal,         // a bug in oinfer
+  kCancelled,        // a run stopped by Session::terminate, RunOptions::terminate or a deadline
   kResourceExhausted,  // over SessionOptions::memoryLimitBytes (checked before allocating)
 };
 

@@ -22,6 +22,7 @@ class Graph;
 namespace detail {
 struct GraphAccess;
 }
+struct SessionOptions;
 
 // Type of a value flowing through a graph. Tensors are the common case;
 // sequences, maps and optionals exist for the ops that produce or consume them.
@@ -117,8 +118,12 @@ class Graph {
   // example node; empty when everything is supported.
   std::vector<std::string> unsupportedOps() const;
   // Every op the graph uses (subgraphs included), sorted by domain, then op
-  // type: what a runtime needs to run the model.
+  // type: what a runtime needs to run the model. `supported` counts the
+  // built-in and the global custom ops (oinfer/custom_op.h); with options,
+  // also the custom ops and libraries a Session with them would have (the
+  // libraries are loaded).
   std::vector<OpUse> opsUsed() const;
+  std::vector<OpUse> opsUsed(const SessionOptions& options) const;
 
  private:
   friend struct detail::GraphAccess;

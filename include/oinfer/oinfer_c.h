@@ -58,12 +58,13 @@ extern "C" {
 
 /* Bumped when a function is added (new functions only ever get added);
  * compare the header's value with oinfer_c_api_version() at run time. */
-#define OINFER_C_API_VERSION 1
+#define OINFER_C_API_VERSION 2 /* 2: run timeout and terminate, custom op libraries */
 
 /* ---- status ------------------------------------------------------------ */
 
 /* OINFER_OK plus the codes of oinfer::ErrorCode, in the same order, plus
- * OINFER_OUT_OF_MEMORY. */
+ * OINFER_OUT_OF_MEMORY; OINFER_CANCELLED (API version 2) is
+ * oinfer::ErrorCode::kCancelled. */
 typedef enum oinfer_status {
   OINFER_OK = 0,
   OINFER_INVALID_MODEL = 1,     /* malformed or inconsistent model file */
@@ -75,7 +76,8 @@ typedef enum oinfer_status {
   OINFER_NOT_IMPLEMENTED = 7,   /* in the ONNX spec, not in oinfer (yet) */
   OINFER_DEVICE = 8,            /* device (CUDA) unavailable or failed */
   OINFER_INTERNAL = 9,          /* a bug in oinfer */
-  OINFER_OUT_OF_MEMORY = 10     /* an allocation failed, or would pass the session's memory limit */
+  OINFER_OUT_OF_MEMORY = 10,    /* an allocation failed, or would pass the session's memory limit */
+  OINFER_CANCELLED = 11         /* the run was stopped: oinfer_session_terminate or its deadline */
 } oinfer_status;
 
 /* "OINFER_INVALID_ARGUMENT", ...; "OINFER_UNKNOWN_STATUS" for other values.
@@ -209,6 +211,29 @@ typedef enum oinfer_device { OINFER_DEVICE_CPU = 0, OINFER_DEVICE_CUDA = 1 } oin
 OINFER_C_EXPORT oinfer_status oinfer_session_options_set_device(oinfer_session_options* options,
                                                                 oinfer_device device, int device_index);
 
+/* A deadline for every run of the session, in seconds from the start of
+ * oinfer_session_run (0, the default: none). A run past it stops between
+ * nodes (a Loop or Scan between iterations) with OINFER_CANCELLED and a
+ * message naming the node; the session stays usable. (API version 2.) */
+OINFER_C_EXPORT oinfer_status oinfer_session_options_set_run_timeout(oinfer_session_options* options,
+                                                                     double seconds);
+/* Custom ops from a shared library (a plugin; see oinfer/custom_op.h): the
+ * library at `path` is loaded now (once per process; it stays loaded) and
+ * the sessions made with these options may use its ops; repeatable. Errors
+ * name the library: a missing file is OINFER_IO, a file that cannot be
+ * loaded OINFER_IO with the loader's reason, a library without the
+ * oinfer_register_custom_ops entry point, built for another custom-op ABI
+ * version or whose registration failed OINFER_INVALID_ARGUMENT; the options
+ * are then unchanged. Conflicts between op names are reported by
+ * oinfer_session_create. The C++ SessionOptions::customOpLibraries. */
+OINFER_C_EXPORT oinfer_status oinfer_session_options_add_custom_op_library(oinfer_session_options* options,
+                                                                           const char* path);
+/* Loads the library at `path` as above and registers its ops for every
+ * session made afterwards in this process (oinfer::registerGlobalCustomOps):
+ * a name that conflicts with a built-in op or a global custom op already
+ * registered is OINFER_INVALID_ARGUMENT, and nothing is registered. */
+OINFER_C_EXPORT oinfer_status oinfer_register_custom_op_library(const char* path);
+
 /* ---- session ------------------------------------------------------------------- */
 
 /* Prepares `model` for running with `options` (NULL: the defaults): graph
@@ -220,6 +245,12 @@ OINFER_C_EXPORT oinfer_status oinfer_session_create(const oinfer_model* model,
                                                     const oinfer_session_options* options,
                                                     oinfer_session** out);
 OINFER_C_EXPORT void oinfer_session_free(oinfer_session* session);
+/* Stops every oinfer_session_run of `session` in progress when called: each
+ * returns OINFER_CANCELLED at its next check (between nodes, and between
+ * Loop / Scan iterations). Runs started after it returns are not affected.
+ * Safe to call from any thread while runs are in progress (not concurrently
+ * with oinfer_session_free). (API version 2.) */
+OINFER_C_EXPORT oinfer_status oinfer_session_terminate(oinfer_session* session);
 
 /* Runs the model. Safe to call concurrently on one session (each call has
  * its own inputs and outputs).

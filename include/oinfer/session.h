@@ -1,6 +1,7 @@
 // Session: runs a prepared Graph.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "oinfer/custom_op.h"
 #include "oinfer/graph.h"
 #include "oinfer/tensor.h"
 #include "oinfer/thread_pool.h"
@@ -75,6 +77,46 @@ struct SessionOptions {
   // buffers, which must be defined with the output's dtype and shape; run()
   // returns tensors owning device memory, freed with the last copy).
   bool deviceIO = false;
+  // A deadline for every run, in seconds from the start of run()/runInto()
+  // (0: none); RunOptions::timeoutSeconds overrides it per run. See RunOptions.
+  double runTimeoutSeconds = 0;
+  // How many plans specialized to their input shapes the session keeps
+  // (each: the shapes' memory plan, kernels and arena, made on the first run
+  // with those shapes). With the cache full, a new shape replaces the least
+  // used plan only once it has been asked for more often than that plan;
+  // until then it runs on one shape-generic plan (shapes resolved per run,
+  // outputs allocated per run: slower than a specialized plan, far faster
+  // than planning per run), so cycling through more shapes than the cache
+  // holds degrades gracefully. 0: every run uses the generic plan. -1: 16,
+  // or the environment's OINFER_PLAN_CACHE_SIZE when set.
+  int planCacheSize = -1;
+  // ---- custom ops (oinfer/custom_op.h) ----
+  // Op sets for this session only, and shared libraries (plugins) whose
+  // oinfer_register_custom_ops entry point adds theirs; both are looked up
+  // before the built-in and the global ops. A library is loaded once per
+  // process and stays loaded; one named twice counts once. A name that conflicts with a built-in op
+  // (without CustomOp::overrideBuiltin) or with another of this session's
+  // definitions, a missing library, a missing entry point, another ABI
+  // version or a failing registration: an Error from the constructor naming
+  // the op or library.
+  std::vector<CustomOpSet> customOps;
+  std::vector<std::string> customOpLibraries;
+};
+
+// Per-run controls (Session::run / runInto overloads). A run that must stop
+// throws Error(kCancelled) naming the node it stopped before; the session
+// stays usable. Checks happen between nodes and before every iteration of
+// Loop / Scan / SequenceMap (subgraphs included): a single long kernel (a
+// large MatMul) finishes first, and a run on CUDA that replays a captured
+// CUDA Graph is checked only before it starts.
+struct RunOptions {
+  // Stop once the run has taken this long (seconds, from the start of the
+  // call, planning included); 0: SessionOptions::runTimeoutSeconds.
+  double timeoutSeconds = 0;
+  // Set to true from any thread to stop the run at the next check. The flag
+  // is the caller's (read, never written or reset here) and must outlive the
+  // run; one flag may serve several runs.
+  const std::atomic<bool>* terminate = nullptr;
 };
 
 struct MemoryStats {
@@ -135,6 +177,14 @@ class Session {
   // input shapes as an earlier run and outputs reused, a run of a graph whose
   // shapes are all known at plan time makes no heap allocation. Thread-safe.
   void runInto(const TensorMap& inputs, std::vector<Tensor>& outputs);
+  // The same, with a deadline or a terminate flag (RunOptions).
+  std::vector<Tensor> run(const TensorMap& inputs, const std::vector<std::string>& outputNames,
+                          const RunOptions& runOptions);
+  void runInto(const TensorMap& inputs, std::vector<Tensor>& outputs, const RunOptions& runOptions);
+  // Stops every run of this session in progress when called (from any
+  // thread; each throws Error(kCancelled) at its next check). Runs started
+  // after it returns are not affected.
+  void terminate();
 
   // The graph as the session runs it (after the graph passes). A weight
   // whose every reader keeps a packed copy (MatMul / Gemm / FusedMatMul

@@ -74,6 +74,7 @@ oinfer_status toStatus(ErrorCode code) {
     case ErrorCode::kNotImplemented: return OINFER_NOT_IMPLEMENTED;
     case ErrorCode::kDevice: return OINFER_DEVICE;
     case ErrorCode::kInternal: return OINFER_INTERNAL;
+    case ErrorCode::kCancelled: return OINFER_CANCELLED;
     case ErrorCode::kResourceExhausted: return OINFER_OUT_OF_MEMORY;
   }
   return OINFER_INTERNAL;
@@ -182,6 +183,7 @@ const char* oinfer_status_name(oinfer_status status) {
     case OINFER_DEVICE: return "OINFER_DEVICE";
     case OINFER_INTERNAL: return "OINFER_INTERNAL";
     case OINFER_OUT_OF_MEMORY: return "OINFER_OUT_OF_MEMORY";
+    case OINFER_CANCELLED: return "OINFER_CANCELLED";
   }
   return "OINFER_UNKNOWN_STATUS";
 }
@@ -366,6 +368,16 @@ oinfer_status oinfer_session_options_set_fp16(oinfer_session_options* options, i
   });
 }
 
+oinfer_status oinfer_session_options_set_run_timeout(oinfer_session_options* options, double seconds) {
+  return guard("oinfer_session_options_set_run_timeout", [&] {
+    require(options, "options");
+    if (!(seconds >= 0) || seconds > 1e12)
+      throw Error(ErrorCode::kInvalidArgument, "run timeout " + std::to_string(seconds) +
+                                                   " s: must be a number of seconds >= 0 (0: none)");
+    options->options.runTimeoutSeconds = seconds;
+  });
+}
+
 oinfer_status oinfer_session_options_set_device(oinfer_session_options* options, oinfer_device device,
                                                int device_index) {
   return guard("oinfer_session_options_set_device", [&] {
@@ -376,6 +388,22 @@ oinfer_status oinfer_session_options_set_device(oinfer_session_options* options,
     options->options.device = device == OINFER_DEVICE_CUDA ? oinfer::Device::kCUDA : oinfer::Device::kCPU;
     options->options.deviceIndex = device_index;
     options->options.deviceIO = false;  // the C API's tensors live in host memory
+  });
+}
+
+oinfer_status oinfer_session_options_add_custom_op_library(oinfer_session_options* options, const char* path) {
+  return guard("oinfer_session_options_add_custom_op_library", [&] {
+    require(options, "options");
+    require(path, "path");
+    oinfer::loadCustomOpLibrary(path);  // errors now, naming the library
+    options->options.customOpLibraries.push_back(path);
+  });
+}
+
+oinfer_status oinfer_register_custom_op_library(const char* path) {
+  return guard("oinfer_register_custom_op_library", [&] {
+    require(path, "path");
+    oinfer::registerGlobalCustomOps(oinfer::loadCustomOpLibrary(path));
   });
 }
 
@@ -396,6 +424,13 @@ oinfer_status oinfer_session_create(const oinfer_model* model, const oinfer_sess
 }
 
 void oinfer_session_free(oinfer_session* session) { delete session; }
+
+oinfer_status oinfer_session_terminate(oinfer_session* session) {
+  return guard("oinfer_session_terminate", [&] {
+    require(session, "session");
+    session->session->terminate();
+  });
+}
 
 oinfer_status oinfer_session_run(oinfer_session* session, const char* const* input_names,
                                  oinfer_tensor* const* inputs, size_t num_inputs,

@@ -1,7 +1,8 @@
 // The public Graph: a value type over an ir::Graph.
 #include "oinfer/graph.h"
 
-#include "api/builtin_registry.h"
+#include "api/custom_ops.h"
+#include "oinfer/session.h"
 #include "graph/graph_access.h"
 #include "graph/names.h"
 #include "ops/graph_shapes.h"
@@ -28,7 +29,7 @@ Graph Graph::loadFromBuffer(const void* data, size_t size, const std::string& ba
 }
 
 void Graph::topologicalSort() { GraphAccess::ir(*this).topologicalSort(); }
-void Graph::inferShapes() { oinfer::inferShapes(GraphAccess::ir(*this), builtinRegistry()); }
+void Graph::inferShapes() { oinfer::inferShapes(GraphAccess::ir(*this), *globalRegistry()); }
 bool Graph::sorted() const { return GraphAccess::ir(*this).sorted(); }
 bool Graph::shapesInferred() const { return GraphAccess::ir(*this).shapesInferred(); }
 
@@ -90,8 +91,11 @@ std::string Graph::closestValueName(const std::string& name) const {
 }
 size_t Graph::weightBytes() const { return GraphAccess::ir(*this).weightBytes(); }
 std::vector<std::string> Graph::unsupportedOps() const {
-  return oinfer::unsupportedOps(GraphAccess::ir(*this), builtinRegistry());
+  return oinfer::unsupportedOps(GraphAccess::ir(*this), *globalRegistry());
 }
-std::vector<OpUse> Graph::opsUsed() const { return oinfer::opsUsed(GraphAccess::ir(*this), builtinRegistry()); }
+std::vector<OpUse> Graph::opsUsed() const { return oinfer::opsUsed(GraphAccess::ir(*this), *globalRegistry()); }
+std::vector<OpUse> Graph::opsUsed(const SessionOptions& options) const {
+  return oinfer::opsUsed(GraphAccess::ir(*this), *sessionRegistry(options));
+}
 
 }  // namespace oinfer

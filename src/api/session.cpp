@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
@@ -13,7 +14,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "api/builtin_registry.h"
+#include "api/custom_ops.h"
 #include "api/devices.h"
 #include "graph/graph_access.h"
 #include "graph/names.h"
@@ -50,6 +51,9 @@ std::string closeMatchHint(const std::string& name, const std::set<std::string>&
 }  // namespace
 
 struct Session::Impl {
+  // The ops this session binds to (the built-in ones, the global and its own
+  // custom ops); first, so it outlives everything that refers to it.
+  std::shared_ptr<const Registry> registry;
   Graph publicGraph;  // what graph() returns; owns the IR below
   ir::Graph* irGraph = nullptr;  // the graph as the executor runs it (after the passes)
   SessionOptions options;
@@ -80,6 +84,12 @@ struct Session::Impl {
   };
   std::mutex outputMu;
   std::vector<OutputBuffer> outputBuffers;
+
+  // Session::terminate bumps it; a run that saw another value at its start stops.
+  std::atomic<uint64_t> terminateEpoch{0};
+  // The RunControl of a run starting now (ExecContext::control); a run with
+  // neither a deadline nor a flag still stops on terminate().
+  RunControl controlFor(const RunOptions& ro) const;
 
   void checkInputs(const TensorMap& inputs) const;
   // Why `name` is not a value of the file: "not a value of the model (did you mean 'y'?)".
@@ -235,17 +245,23 @@ std::shared_ptr<Plan> Session::Impl::planFor(const TensorMap& inputs, const std:
 // ---- public API ------------------------------------------------------------------
 
 Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<Impl>()) {
-  const Registry& registry = builtinRegistry();
   configureLogging(options.logLevel);
   if (options.device == Device::kCUDA) {
     const std::string why = deviceUnavailable(options.device, options.deviceIndex);
     if (!why.empty()) throw Error(ErrorCode::kDevice, "device cuda: " + why);
   }
   if (options.threads < 0) throw Error(ErrorCode::kInvalidArgument, "SessionOptions.threads must be >= 0");
+  if (options.planCacheSize < -1)
+    throw Error(ErrorCode::kInvalidArgument, "SessionOptions.planCacheSize is " + std::to_string(options.planCacheSize) +
+                                                 "; it must be >= 0 (or -1: the default)");
+  if (!(options.runTimeoutSeconds >= 0))
+    throw Error(ErrorCode::kInvalidArgument, "SessionOptions.runTimeoutSeconds must be >= 0 (0: no deadline)");
   if (options.optimizationLevel < 0 || options.optimizationLevel > 1)
     throw Error(ErrorCode::kInvalidArgument, "SessionOptions.optimizationLevel is " +
                                                  std::to_string(options.optimizationLevel) +
                                                  "; the levels are 0 (no graph passes) and 1 (all of them)");
+  impl_->registry = sessionRegistry(options);
+  const Registry& registry = *impl_->registry;
   impl_->options = options;
   impl_->publicGraph = std::move(graph);
   ir::Graph& g = detail::GraphAccess::ir(impl_->publicGraph);
@@ -307,6 +323,8 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
   if (dev.backend) dev.uploads = dev.backend->makeUploadCache();
   impl_->exec =
       std::make_unique<Executor>(registry, g, impl_->pool.get(), options.profiling, std::vector<std::string>{}, dev);
+  impl_->exec->trustDeclaredShapes();  // checkInputs holds every run to the declared dims
+  if (options.planCacheSize >= 0) impl_->exec->setPlanCacheSize(size_t(options.planCacheSize));
   impl_->exec->allowWeightRelease(&g);
   impl_->exec->setMemoryLimit(runtime::resolveMemoryLimit(options.memoryLimitBytes));
   for (const auto& o : g.outputs) impl_->outputNames.push_back(o.name);
@@ -327,6 +345,24 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
   }
 }
 
+RunControl Session::Impl::controlFor(const RunOptions& ro) const {
+  RunControl c;
+  c.flag = ro.terminate;
+  c.epoch = &terminateEpoch;
+  c.startEpoch = terminateEpoch.load(std::memory_order_relaxed);
+  const double t = ro.timeoutSeconds > 0 ? ro.timeoutSeconds : options.runTimeoutSeconds;
+  if (t > 0) {
+    c.hasDeadline = true;
+    c.timeoutSeconds = t;
+    // Far deadlines (beyond ~290 years in nanoseconds) saturate instead of wrapping.
+    const double ns = std::min(t * 1e9, 9.0e18);
+    c.deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(int64_t(ns));
+  }
+  return c;
+}
+
+void Session::terminate() { impl_->terminateEpoch.fetch_add(1, std::memory_order_relaxed); }
+
 Session::~Session() = default;
 
 const Graph& Session::graph() const { return impl_->publicGraph; }
@@ -342,7 +378,10 @@ struct ContextLease {
   Plan& plan;
   ExecContext* ctx;
   ContextLease(Executor& e, Plan& p) : exec(e), plan(p), ctx(e.acquire(p)) {}
-  ~ContextLease() { exec.release(plan, ctx); }
+  ~ContextLease() {
+    ctx->control = nullptr;  // the run's RunControl lives on its stack
+    exec.release(plan, ctx);
+  }
   ContextLease(const ContextLease&) = delete;
   ContextLease& operator=(const ContextLease&) = delete;
 };
@@ -350,6 +389,14 @@ struct ContextLease {
 }  // namespace
 
 std::vector<Tensor> Session::run(const TensorMap& inputs, const std::vector<std::string>& outputNames) {
+  return run(inputs, outputNames, RunOptions{});
+}
+
+void Session::runInto(const TensorMap& inputs, std::vector<Tensor>& outputs) { runInto(inputs, outputs, RunOptions{}); }
+
+std::vector<Tensor> Session::run(const TensorMap& inputs, const std::vector<std::string>& outputNames,
+                                 const RunOptions& runOptions) {
+  const RunControl control = impl_->controlFor(runOptions);
   impl_->pool->wake();  // workers wake while the inputs are checked and the plan found
   impl_->checkInputs(inputs);
   std::shared_ptr<Plan> plan;
@@ -365,6 +412,7 @@ std::vector<Tensor> Session::run(const TensorMap& inputs, const std::vector<std:
   for (size_t k = 0; k < impl_->irGraph->inputs.size(); ++k)
     exec.setInput(*plan, ctx, k, inputs.find(impl_->irGraph->inputs[k].name)->second);
   impl_->provideKeptOutputs(*plan, ctx);
+  ctx.control = &control;
   exec.execute(*plan, ctx);
   std::vector<Tensor> out;
   out.reserve(plan->results.size());
@@ -395,7 +443,8 @@ std::vector<Tensor> Session::run(const TensorMap& inputs, const std::vector<std:
   return out;
 }
 
-void Session::runInto(const TensorMap& inputs, std::vector<Tensor>& outputs) {
+void Session::runInto(const TensorMap& inputs, std::vector<Tensor>& outputs, const RunOptions& runOptions) {
+  const RunControl control = impl_->controlFor(runOptions);
   impl_->pool->wake();
   impl_->checkInputs(inputs);
   const std::vector<std::string>& names = impl_->outputNames;
@@ -408,6 +457,7 @@ void Session::runInto(const TensorMap& inputs, std::vector<Tensor>& outputs) {
     exec.setInput(*plan, ctx, k, inputs.find(impl_->irGraph->inputs[k].name)->second);
   for (size_t j = 0; j < names.size(); ++j)
     if (outputs[j].defined()) exec.provideOutput(*plan, ctx, j, outputs[j]);
+  ctx.control = &control;
   exec.execute(*plan, ctx);
   for (size_t j = 0; j < names.size(); ++j) {
     const int id = plan->results[j];

@@ -13,6 +13,7 @@ const char* errorCodeName(ErrorCode code) {
     case ErrorCode::kNotImplemented: return "NotImplemented";
     case ErrorCode::kDevice: return "Device";
     case ErrorCode::kInternal: return "Internal";
+    case ErrorCode::kCancelled: return "Cancelled";
     case ErrorCode::kResourceExhausted: return "ResourceExhausted";
   }
   return "Unknown";

@@ -11,8 +11,14 @@
 // True/False, tuples of non-negative integers) and reports anything else as
 // an Error naming the file; sizes are checked against the file length before
 // anything is allocated.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <optional>
@@ -199,6 +205,58 @@ uint32_t readLE(const unsigned char* p, int n) {
   return v;
 }
 
+// Writes `head` then `size` bytes at `data` to a new file beside `path`
+// (O_EXCL: never an existing file or a symlink's target), flushes it to disk, then
+// renames it over `path`: a reader sees the old file or the whole new one,
+// never a truncated one (a full disk fails the write and leaves the old file),
+// and a symlink at `path` is replaced, not followed.
+void writeFileAtomically(const std::string& path, const std::string& head, const void* data, size_t size) {
+  // O_EXCL: a new file (never an existing one, nor through a symlink), with
+  // the permissions a plain create gets (0666 less the umask).
+  static std::atomic<unsigned> counter{0};
+  const std::filesystem::path target(path);
+  std::string tmp;
+  int fd = -1;
+  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+    tmp = (target.parent_path() / ("." + target.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
+                                   std::to_string(counter.fetch_add(1))))
+              .string();
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  if (fd < 0) fail(path, std::string("cannot create a file beside it: ") + std::strerror(errno));
+  auto writeAll = [&](const void* p, size_t n) {
+    const char* c = static_cast<const char*>(p);
+    while (n > 0) {
+      const ssize_t w = ::write(fd, c, n);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return false;
+      c += w;
+      n -= size_t(w);
+    }
+    return true;
+  };
+  bool ok = writeAll(head.data(), head.size()) && (size == 0 || writeAll(data, size));
+  int err = ok ? 0 : errno;
+  if (ok && ::fsync(fd) != 0) {
+    ok = false;
+    err = errno;
+  }
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  if (ok && ::rename(tmp.c_str(), path.c_str()) != 0) {
+    ok = false;
+    err = errno;
+  }
+  if (!ok) {
+    ::unlink(tmp.c_str());
+    fail(path, std::string("write failed (the previous file, if any, is unchanged): ") +
+                   std::strerror(err ? err : EIO));
+  }
+}
+
 }  // namespace
 
 Tensor loadNpy(const std::string& path) {
@@ -292,20 +350,15 @@ void saveNpy(const std::string& path, const Tensor& tensor) {
   if (header.size() > 0xffff)
     throw Error(ErrorCode::kInvalidArgument, "saveNpy '" + path + "': rank too large for an .npy v1.0 header");
 
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error(ErrorCode::kIO, "npy file '" + path + "': cannot open the file for writing");
   unsigned char pre[10];
   std::memcpy(pre, kMagic, kMagicLen);
   pre[6] = 1;
   pre[7] = 0;
   pre[8] = static_cast<unsigned char>(header.size() & 0xff);
   pre[9] = static_cast<unsigned char>(header.size() >> 8);
-  out.write(reinterpret_cast<const char*>(pre), 10);
-  out.write(header.data(), static_cast<std::streamsize>(header.size()));
-  if (tensor.nbytes() > 0)
-    out.write(static_cast<const char*>(tensor.data()), static_cast<std::streamsize>(tensor.nbytes()));
-  out.flush();
-  if (!out) throw Error(ErrorCode::kIO, "npy file '" + path + "': write failed");
+  std::string head(reinterpret_cast<const char*>(pre), 10);
+  head += header;
+  writeFileAtomically(path, head, tensor.data(), tensor.nbytes());
 }
 
 }  // namespace oinfer

@@ -1,11 +1,26 @@
 #include "ops/kernel.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <new>
 
 #include "graph/memory.h"
 
 namespace oinfer {
+
+void RunControl::stop(const Node& next) const {
+  std::string why;
+  if (flag && flag->load(std::memory_order_relaxed))
+    why = "RunOptions::terminate was set";
+  else if (epoch && epoch->load(std::memory_order_relaxed) != startEpoch)
+    why = "Session::terminate() was called";
+  else {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", timeoutSeconds);
+    why = std::string("the run's deadline (") + buf + " s) passed";
+  }
+  throw Error(ErrorCode::kCancelled, "run cancelled: " + why + "; stopped before " + next.describe());
+}
 
 void KernelInit::fail(const std::string& msg) const {
   throw Error(ErrorCode::kInvalidModel, node.describe() + ": " + msg);

@@ -7,6 +7,8 @@
 // placed.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -23,6 +25,29 @@
 
 namespace oinfer {
 
+// Stops a run between nodes (Session::terminate, RunOptions::terminate, a
+// deadline). The runtime checks it before every step it runs; Loop, Scan and
+// SequenceMap also before every iteration, and hand it to their subgraphs. A
+// kernel in the middle of its work is not interrupted.
+struct RunControl {
+  const std::atomic<bool>* flag = nullptr;        // RunOptions::terminate (the caller's)
+  const std::atomic<uint64_t>* epoch = nullptr;   // the session's; Session::terminate bumps it
+  uint64_t startEpoch = 0;                        // its value when the run began
+  bool hasDeadline = false;
+  std::chrono::steady_clock::time_point deadline;
+  double timeoutSeconds = 0;                      // for the message
+
+  // Throws Error(kCancelled) naming `next` (the node about to run) when the
+  // run must stop; cheap otherwise (two relaxed loads, a clock read with a deadline).
+  void check(const Node& next) const {
+    if ((flag && flag->load(std::memory_order_relaxed)) ||
+        (epoch && epoch->load(std::memory_order_relaxed) != startEpoch) ||
+        (hasDeadline && std::chrono::steady_clock::now() >= deadline))
+      stop(next);
+  }
+  [[noreturn]] void stop(const Node& next) const;
+};
+
 // Runs a subgraph (a branch of If, the body of Loop / Scan / SequenceMap).
 // Made by the runtime on a kernel's request, once per kernel; the runtime
 // caches the subgraph's plans per input-shape signature, so a Loop whose
@@ -34,8 +59,10 @@ class SubgraphRunner {
   // owning node's implicitInputs(), in that order (the runner picks the ones
   // its body reads). Returns the body's outputs in order; they never alias the
   // runner's internal buffers.
-  virtual std::vector<Value> run(const std::vector<const Value*>& formal,
-                                 const std::vector<const Value*>& implicit) = 0;
+  // `control` (may be null): the run's RunControl, checked before each of
+  // the body's nodes.
+  virtual std::vector<Value> run(const std::vector<const Value*>& formal, const std::vector<const Value*>& implicit,
+                                 const RunControl* control = nullptr) = 0;
 };
 using SubgraphFactory = std::function<std::unique_ptr<SubgraphRunner>(const ir::Graph& body)>;
 
@@ -218,6 +245,13 @@ class KernelContext {
   Value& outputValue(size_t i);
   ThreadPool& pool() const { return *pool_; }
   const Node& node() const { return *node_; }
+  // The run's cancellation state (null outside a Session run: constant
+  // folding, OpTester). Kernels that iterate over subgraphs check it per
+  // iteration (checkCancelled) and pass it to SubgraphRunner::run.
+  const RunControl* control() const { return control_; }
+  void checkCancelled() const {
+    if (control_) control_->check(*node_);
+  }
   // The memory of the kernel's scratch request `id` (KernelInit::requestScratch).
   const ScratchSpan& scratch(size_t id) const;
   [[noreturn]] void fail(const std::string& msg) const;
@@ -237,6 +271,7 @@ class KernelContext {
   std::vector<const Value*> inputValues_;
   std::vector<Value*> outputValues_;
   std::vector<ScratchSpan> scratch_;  // per request of the step's kernel
+  const RunControl* control_ = nullptr;  // set before each run of the step
 };
 
 // Scratch for a kernel run outside an execution context (constant folding,

@@ -1,5 +1,7 @@
 #include "ops/registry.h"
 
+#include <algorithm>
+
 
 namespace oinfer {
 
@@ -16,6 +18,15 @@ void Registry::add(OpDef def) {
 }
 
 const OpDef* Registry::find(const std::string& domain, const std::string& opType, int64_t opset) const {
+  if (const OpDef* own = findOwn(domain, opType, opset)) return own;
+  return base_ ? base_->find(domain, opType, opset) : nullptr;
+}
+
+bool Registry::hasOp(const std::string& domain, const std::string& opType) const {
+  return hasOwnOp(domain, opType) || (base_ && base_->hasOp(domain, opType));
+}
+
+const OpDef* Registry::findOwn(const std::string& domain, const std::string& opType, int64_t opset) const {
   const std::string d = domain == "ai.onnx" ? std::string() : domain;
   // Highest since_version <= opset: the last key below (d, op, opset + 1).
   auto it = defs_.upper_bound(std::make_tuple(d, opType, static_cast<int>(opset)));
@@ -23,10 +34,11 @@ const OpDef* Registry::find(const std::string& domain, const std::string& opType
   --it;
   const auto& [kd, kop, kv] = it->first;
   if (kd != d || kop != opType) return nullptr;
+  if (it->second.lastVersion > 0 && opset > it->second.lastVersion) return nullptr;
   return &it->second;
 }
 
-bool Registry::hasOp(const std::string& domain, const std::string& opType) const {
+bool Registry::hasOwnOp(const std::string& domain, const std::string& opType) const {
   const std::string d = domain == "ai.onnx" ? std::string() : domain;
   auto it = defs_.lower_bound(std::make_tuple(d, opType, 0));
   return it != defs_.end() && std::get<0>(it->first) == d && std::get<1>(it->first) == opType;
@@ -45,8 +57,14 @@ int Registry::attachKernel(Device device, const std::string& domain, const std::
 
 std::vector<const OpDef*> Registry::all() const {
   std::vector<const OpDef*> out;
-  out.reserve(defs_.size());
+  if (base_)
+    for (const OpDef* d : base_->all())
+      if (!hasOwnOp(d->domain, d->opType)) out.push_back(d);
+  out.reserve(out.size() + defs_.size());
   for (const auto& [k, v] : defs_) out.push_back(&v);
+  std::stable_sort(out.begin(), out.end(), [](const OpDef* a, const OpDef* b) {
+    return std::tie(a->domain, a->opType, a->sinceVersion) < std::tie(b->domain, b->opType, b->sinceVersion);
+  });
   return out;
 }
 

@@ -5,11 +5,14 @@
 // static self-registering objects get dropped from static libraries. A
 // device backend then attaches its kernels to the entries (attachKernel).
 // Nothing here is global: the API layer owns the built-in registry
-// (api/builtin_registry.h) and hands it down.
+// (api/builtin_registry.h) and hands it down. A registry may sit over a base
+// (the API layer's custom ops over the built-in ones): an op it has hides the
+// base's entries of that op within its opset ranges.
 #pragma once
 
 #include <initializer_list>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -46,10 +49,17 @@ struct OpDef {
   // only its output's). (Last, so the positional OpDef{...} initializers of
   // the families keep their meaning.)
   int typedInput = 0;
+  // > 0: the entry serves opsets up to this one only (custom ops, whose
+  // definitions state a range); 0: up to the next entry of the op.
+  int lastVersion = 0;
 };
 
 class Registry {
  public:
+  Registry() = default;
+  // A registry over `base`: find() asks this one first, then the base.
+  explicit Registry(std::shared_ptr<const Registry> base) : base_(std::move(base)) {}
+  const Registry* base() const { return base_.get(); }
   // Adds an entry; a duplicate (domain, op_type, since_version) throws.
   void add(OpDef def);
   // Sets the `device` kernel factory of every registered since_version of
@@ -61,14 +71,20 @@ class Registry {
     for (auto& [k, d] : defs_)
       if (std::get<0>(k) == domain && std::get<1>(k) == opType) f(d);
   }
-  // The entry with the highest since_version <= opset, or nullptr.
+  // The entry with the highest since_version <= opset (and lastVersion, when
+  // set, >= opset) of this registry, else of the base; or nullptr.
   const OpDef* find(const std::string& domain, const std::string& opType, int64_t opset) const;
+  // Whether this registry or its base has any version of the op.
   bool hasOp(const std::string& domain, const std::string& opType) const;
-  // Every entry, ordered by (domain, op_type, since_version).
+  // Every entry, ordered by (domain, op_type, since_version); an op this
+  // registry has replaces the base's entries of that op in the list.
   std::vector<const OpDef*> all() const;
 
  private:
+  const OpDef* findOwn(const std::string& domain, const std::string& opType, int64_t opset) const;
+  bool hasOwnOp(const std::string& domain, const std::string& opType) const;
   std::map<std::tuple<std::string, std::string, int>, OpDef> defs_;
+  std::shared_ptr<const Registry> base_;
 };
 
 // Registers `op` once per ONNX since_version, all sharing one shape function

@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "graph/ir.h"
@@ -76,6 +77,13 @@ class Executor {
   size_t numInputs() const { return inputNames_.size(); }
   const std::string& inputName(size_t i) const { return inputNames_[i]; }
 
+  // How many shape-specialized plans the cache keeps (see findPlan); 0: every
+  // run uses a shape-generic plan. Set before the first run.
+  void setPlanCacheSize(size_t n);
+  // The inputs' declared static dims hold for every run (a Session checks
+  // them): a shape-generic plan may use them. Subgraph executors never set it.
+  void trustDeclaredShapes() { trustDeclared_ = true; }
+
   // Describes input k for plan lookup: its kind, element dtype and (tensors) shape.
   struct InputType {
     ValueKind kind = ValueKind::kTensor;
@@ -84,6 +92,12 @@ class Executor {
   };
   // The plan for these input types and fetched names (cached; thread-safe).
   // `typeOf(k)` describes input k. Allocates only when a new plan is made.
+  // The cache keeps up to setPlanCacheSize plans specialized to their input
+  // shapes. With the cache full, a new signature is admitted (replacing the
+  // least used plan) only when it has been asked for more often than that
+  // plan; otherwise it runs on the shape-generic plan of its input kinds,
+  // dtypes and fetch list (made once), so cycling through more shapes than
+  // the cache holds costs dynamic-shape runs, not a new plan per run.
   std::shared_ptr<Plan> findPlan(const std::function<InputType(size_t)>& typeOf,
                                  const std::vector<std::string>& fetch);
   // Same, without std::function (no allocation on a cache hit).
@@ -92,7 +106,10 @@ class Executor {
     {
       std::lock_guard<std::mutex> lock(planMu_);
       for (auto& p : plans_)
-        if (matches(*p, typeOf, fetch)) return p;
+        if (matches(*p, typeOf, fetch)) {
+          ++p->uses;
+          return p;
+        }
     }
     return findPlan(std::function<InputType(size_t)>(typeOf), fetch);
   }
@@ -126,7 +143,14 @@ class Executor {
     }
     return true;
   }
-  std::shared_ptr<Plan> makePlan(const std::vector<InputType>& types, const std::vector<std::string>& fetch);
+  // generic: a shape-generic plan (Plan::generic) for these kinds and dtypes.
+  std::shared_ptr<Plan> makePlan(const std::vector<InputType>& types, const std::vector<std::string>& fetch,
+                                 bool generic = false);
+  // Under planMu_: the generic plan for `types` and `fetch` (made on first
+  // use), or null when an input is not a tensor.
+  std::shared_ptr<Plan> genericPlan(const std::vector<InputType>& types, const std::vector<std::string>& fetch);
+  // Under planMu_: halves every use count when enough misses have passed.
+  void agePlanCounts();
   std::unique_ptr<ExecContext> makeContext(Plan& plan);
   // Under planMu_: drops the data of weight slot `id`, every reader of which
   // keeps only a packed copy (see allowWeightRelease).
@@ -144,7 +168,14 @@ class Executor {
   shape::InferHooks hooks_;  // made once: plan making and every dynamic step use them
 
   mutable std::mutex planMu_;  // also held while a context's kernels are made (they read weight slots)
-  std::vector<std::shared_ptr<Plan>> plans_;  // most recent last; bounded
+  std::vector<std::shared_ptr<Plan>> plans_;  // shape-specialized; at most planCap_
+  size_t planCap_ = 16;
+  bool trustDeclared_ = false;
+  std::vector<std::shared_ptr<Plan>> generic_;  // shape-generic plans, per kinds / dtypes / fetch (few)
+  // Misses per signature not in the cache (a hash of kinds, dtypes, shapes,
+  // fetch): the admission count compared with the least used plan's.
+  std::unordered_map<uint64_t, uint32_t> missCounts_;
+  uint64_t missesSinceAging_ = 0;
   WeightCache weights_;                       // packed weights, shared by every plan and context
   ir::Graph* releasable_ = nullptr;               // allowWeightRelease
   std::map<std::string, int> weightReaders_;  // initializer -> node input slots reading it (-1: never release)

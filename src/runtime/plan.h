@@ -81,6 +81,8 @@ struct ExecContext {
   // Bytes this run allocated for steps whose shapes were known only at run
   // time (runDynamicStep), counted against the memory limit.
   size_t dynamicBytes = 0;
+  // This run's cancellation state (set by the caller of execute; may be null).
+  const RunControl* control = nullptr;
 };
 
 struct Plan {
@@ -99,6 +101,13 @@ struct Plan {
   std::vector<DataType> keyTypes;
   std::vector<std::vector<int64_t>> keyShapes;
   std::vector<std::string> fetch;
+  // A shape-generic plan (Executor::findPlan): made from the inputs' declared
+  // shapes (symbolic dims, or no shape), it runs any input shapes of its
+  // kinds and dtypes; steps whose shapes it cannot know are dynamic.
+  bool generic = false;
+  // Lookups that found or made this plan, halved now and then (the cache's
+  // frequency count; under Executor::planMu_).
+  uint32_t uses = 0;
 
   // CUDA plans: kernels shared by every context (they keep no per-run state,
   // and own the weights they uploaded once), per step, null for host steps;

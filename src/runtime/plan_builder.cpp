@@ -62,13 +62,16 @@ void checkTypeGroups(const Node& node, const Plan& plan, const std::vector<int>&
 
 }  // namespace
 
-std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, const std::vector<std::string>& fetch) {
+std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, const std::vector<std::string>& fetch,
+                                         bool generic) {
   auto plan = std::make_shared<Plan>();
   plan->fetch = fetch;
+  plan->generic = generic;
   for (const auto& t : types) {
     plan->keyKinds.push_back(t.kind);
     plan->keyTypes.push_back(t.dtype);
-    plan->keyShapes.push_back(t.kind == ValueKind::kTensor && t.shape ? *t.shape : std::vector<int64_t>{});
+    plan->keyShapes.push_back(t.kind == ValueKind::kTensor && t.shape && !generic ? *t.shape
+                                                                                   : std::vector<int64_t>{});
   }
 
   // 1. Types and values for these concrete inputs.
@@ -92,7 +95,18 @@ std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, co
     v.dtype = types[k].dtype;
     if (declared && declared->kind == ValueKind::kOptional && v.kind != ValueKind::kSequence)
       v.kind = ValueKind::kOptional;
-    if (types[k].kind == ValueKind::kTensor && types[k].shape) {
+    if (generic) {
+      // Any shape the input may take: its declared one (symbolic dims stay
+      // symbolic) where the caller checks inputs against it, else none.
+      if (trustDeclared_ && declared && declared->hasShape) {
+        v.hasShape = true;
+        v.shape = declared->shape;
+        // An unnamed dim is its own unknown, equal to no other.
+        for (size_t d = 0; d < v.shape.size(); ++d)
+          if (!v.shape[d].isStatic() && v.shape[d].symbol.empty())
+            v.shape[d].symbol = "generic_in" + std::to_string(k) + "_d" + std::to_string(d);
+      }
+    } else if (types[k].kind == ValueKind::kTensor && types[k].shape) {
       v.hasShape = true;
       v.shape = toShape(*types[k].shape);
     }

@@ -11,8 +11,6 @@ namespace oinfer::runtime {
 
 namespace {
 
-constexpr size_t kMaxCachedPlans = 16;
-
 ValueInfo typeOfValue(const std::string& name, const Value& v, const ValueInfo* declared) {
   ValueInfo vi;
   if (v.isTensor()) {
@@ -32,6 +30,7 @@ ValueInfo typeOfValue(const std::string& name, const Value& v, const ValueInfo* 
 void Executor::runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& step) {
   // Shapes depend on values only known now: re-run the shape function with every input known.
   shape::InferState local;
+  local.runTime = true;
   const Node& node = *step.node;
   for (size_t i = 0; i < node.inputs.size(); ++i) {
     if (step.in[i] < 0) continue;
@@ -70,6 +69,12 @@ void Executor::runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& st
   }
   if (step.view) {
     const ValueInfo& vi = local.types[node.outputs[0]];
+    // Every input is known now, so a shape function leaves no dim open; one
+    // that does is reported against the node, not as an internal error.
+    if (!vi.hasShape || !isStatic(vi.shape))
+      throw Error(ErrorCode::kShapeMismatch, node.describe() + ": output '" + node.outputs[0] + "' has shape " +
+                                                 (vi.hasShape ? shapeToString(vi.shape) : std::string("unknown")) +
+                                                 " with every input known; it cannot be computed");
     ctx.values[step.out[0]].tensor.assignView(ctx.values[step.in[step.def->viewOfInput]].tensor, toStatic(vi.shape));
   }
 }
@@ -118,43 +123,60 @@ void Executor::execute(Plan& plan, ExecContext& ctx) {
     return;
   }
   bool pending = false;  // device work queued and not waited for
-  for (size_t si = 0; si < plan.steps.size(); ++si) {
-    const Step& step = plan.steps[si];
-    const bool onHost = !step.copy && step.device == Device::kCPU;
-    if (onHost && !step.view && pending) {
-      device->sync(ctx);
-      pending = false;
-    }
-    const bool timed = profiling_ && onHost && (!device || !step.view);
-    auto t0 = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-    try {
-      if (step.copy) {
-        device->copy(plan, ctx, si);
-        pending = true;
-      } else if (step.dynamic) {
-        runDynamicStep(plan, ctx, step);
-      } else if (step.view) {
-        ctx.values[step.out[0]].tensor.assignView(ctx.values[step.in[step.def->viewOfInput]].tensor,
-                                                  plan.slots[step.out[0]].shape);
+  const RunControl* control = ctx.control;
+  try {
+    for (size_t si = 0; si < plan.steps.size(); ++si) {
+      const Step& step = plan.steps[si];
+      if (control && step.node) control->check(*step.node);
+      const bool onHost = !step.copy && step.device == Device::kCPU;
+      if (onHost && !step.view && pending) {
+        device->sync(ctx);
+        pending = false;
       }
-      if (!step.view && !step.copy) {
-        if (step.device != Device::kCPU) {
-          device->runStep(plan, ctx, si);
+      const bool timed = profiling_ && onHost && (!device || !step.view);
+      auto t0 = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+      try {
+        if (step.copy) {
+          device->copy(plan, ctx, si);
           pending = true;
-        } else {
-          ctx.kernels[si]->run(ctx.kctx[si]);
-          if (step.stringOut) countStrings(plan, ctx, step);
+        } else if (step.dynamic) {
+          runDynamicStep(plan, ctx, step);
+        } else if (step.view) {
+          ctx.values[step.out[0]].tensor.assignView(ctx.values[step.in[step.def->viewOfInput]].tensor,
+                                                    plan.slots[step.out[0]].shape);
         }
+        if (!step.view && !step.copy) {
+          if (step.device != Device::kCPU) {
+            device->runStep(plan, ctx, si);
+            pending = true;
+          } else {
+            ctx.kctx[si].control_ = control;
+            ctx.kernels[si]->run(ctx.kctx[si]);
+            if (step.stringOut) countStrings(plan, ctx, step);
+          }
+        }
+      } catch (const Error& e) {
+        if (!step.node) throw;
+        shape::rethrowNamingNode(*step.node, e);
+      } catch (const std::bad_alloc&) {
+        if (!step.node) throw;
+        throw Error(ErrorCode::kResourceExhausted,
+                    step.node->describe() + ": out of memory (an allocation of the kernel failed; "
+                                            "SessionOptions::memoryLimitBytes bounds the run's planned tensors)");
       }
-    } catch (const Error& e) {
-      if (!step.node) throw;
-      shape::rethrowNamingNode(*step.node, e);
-    } catch (const std::bad_alloc&) {
-      if (!step.node) throw;
-      throw Error(ErrorCode::kResourceExhausted, step.node->describe() + ": out of memory (an allocation of the "
-                                                 "kernel failed; SessionOptions::memoryLimitBytes bounds the run's planned tensors)");
+      if (timed) ctx.times[si] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     }
-    if (timed) ctx.times[si] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  } catch (...) {
+    // The context goes back to its plan's pool: leave it as a finished run
+    // would (no caller buffers marked, no device work in flight).
+    std::fill(ctx.provided.begin(), ctx.provided.end(), 0);
+    if (pending) {
+      try {
+        device->sync(ctx);
+      } catch (...) {
+      }
+    }
+    throw;
   }
   if (device) device->finishRun(plan, ctx);  // waits; device steps' times from their events
   std::fill(ctx.provided.begin(), ctx.provided.end(), 0);

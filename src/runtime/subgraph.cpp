@@ -27,7 +27,8 @@ class SubgraphExecutor final : public SubgraphRunner {
     owner_ = owner.describe();
   }
 
-  std::vector<Value> run(const std::vector<const Value*>& formal, const std::vector<const Value*>& implicit) override {
+  std::vector<Value> run(const std::vector<const Value*>& formal, const std::vector<const Value*>& implicit,
+                         const RunControl* control) override {
     const size_t nFormal = body_->inputs.size();
     if (formal.size() != nFormal)
       throw Error(ErrorCode::kInvalidModel, owner_ + ": subgraph '" + body_->name + "' takes " +
@@ -58,7 +59,9 @@ class SubgraphExecutor final : public SubgraphRunner {
     std::vector<Value> out;
     try {
       for (size_t k = 0; k < exec_->numInputs(); ++k) exec_->setInput(*plan, *ctx, k, *valueOf(k));
+      ctx->control = control;
       exec_->execute(*plan, *ctx);
+      ctx->control = nullptr;
       out.reserve(plan->results.size());
       for (int id : plan->results) {
         Value& v = ctx->values[id];
@@ -74,6 +77,7 @@ class SubgraphExecutor final : public SubgraphRunner {
       // Inputs may be large and are the caller's: do not keep them alive.
       for (size_t k = 0; k < exec_->numInputs(); ++k) ctx->values[plan->inputSlots[k]] = Value();
     } catch (...) {
+      ctx->control = nullptr;
       exec_->release(*plan, ctx);
       throw;
     }

@@ -24,8 +24,27 @@ Dim mergeDim(const Dim& inferred, const Dim* declared) {
   return inferred;
 }
 
+// Ops whose output extents depend on data or on which branch / how many
+// iterations ran: a static dim the file declares for them is what one traced
+// run gave (an If's empty branch, NonZero's count on the export input), not
+// a fact, so it never replaces a dim inference leaves open.
+bool declaredExtentsUntrusted(const Node& node) {
+  static const char* const kOps[] = {"If", "Loop", "Scan", "NonZero", "Unique", "NonMaxSuppression", "Compress",
+                                     "TopK", "StringSplit", "SequenceAt", "ConcatFromSequence", "SplitToSequence"};
+  for (const char* op : kOps)
+    if (node.opType == op) return true;
+  for (const auto& a : node.attributes)
+    if (a.type == AttrType::kGraph || a.type == AttrType::kGraphs) return true;  // any op with a subgraph
+  return false;
+}
+
 void mergeDeclared(const Node& node, size_t idx, ValueInfo& out, const ValueInfo* decl) {
   if (!decl || decl->kind != out.kind) return;
+  if (declaredExtentsUntrusted(node)) {
+    // Only the dtype.
+    if (out.dtype == DataType::kUndefined) out.dtype = decl->dtype;
+    return;
+  }
   if (out.dtype == DataType::kUndefined) out.dtype = decl->dtype;
   if (!decl->hasShape) return;
   if (!out.hasShape) {
@@ -110,6 +129,7 @@ bool inferNode(const Node& node, InferState& st, const InferHooks& hooks, Symbol
   InferContext ctx(node, hooks.opset(node), symbols);
   ctx.hooks_ = &hooks;
   ctx.scope_ = &st;
+  ctx.atRunTime_ = st.runTime;
   std::vector<std::vector<Dim>> convertedSym(node.inputs.size());
   bool allValues = true;
   int64_t valueElements = 0;

@@ -35,6 +35,9 @@ struct InferState {
   std::map<std::string, Tensor> values;  // known values (constants, folded)
   std::map<std::string, std::vector<Dim>> symValues;
   size_t foldedBytes = 0;  // bytes of the outputs folded so far (kMaxFoldTotalBytes)
+  // Set by the runtime when it re-infers a dynamic step during a run (every
+  // input's value known); shape functions see it as InferContext::atRunTime.
+  bool runTime = false;
 };
 
 struct InferHooks {

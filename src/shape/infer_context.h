@@ -81,6 +81,8 @@ class InferContext {
   // the driver's hooks and the enclosing graph's state (outer-scope types).
   const InferHooks* hooks_ = nullptr;
   const InferState* scope_ = nullptr;
+  // True when the runtime re-infers a dynamic step during a run.
+  bool atRunTime_ = false;
 
  private:
   const Node& node_;

@@ -198,6 +198,12 @@ void inferReshape(InferContext& ctx) {
           else if (rest.size() == 1 && c == 1) resolved = Dim::sym(*rest.begin());
         }
       }
+      // Every dim known but the -1, and they multiply to 0: any value fits
+      // no elements, so the -1 is ambiguous (onnxruntime refuses it too).
+      if (resolved.isStatic() == false && resolved.symbol.empty() && !unknownOut && pout.coef == 0 &&
+          pout.syms.empty() && isStatic(in.shape))
+        ctx.fail("input 0 ('" + ctx.node().inputs[0] + "'): cannot reshape " + shapeToString(in.shape) + " to " +
+                 targetToString(*target) + ": the other dims multiply to 0, so the -1 is ambiguous");
       out[inferAt] = resolved;
     } else if (!unknownOut && pin.syms == pout.syms && pin.coef != pout.coef) {
       mismatch(shapeToString(out) + " (" + std::to_string(pout.coef) + " elements)");

@@ -670,6 +670,9 @@ def gen_loop():
     for tag, trip in {"1000": 1000, "zero": 0, "negative": -5}.items():
         save("loop__trip_" + tag, model([helper.make_node("Loop", ["n", "t", "x"], ["y"], name="loop", body=body())],
                                         [vi("x", F, [1])], [vi("y", F, None)], inits + [i64("n", [trip], [])]))
+    save("loop__trip_int64max_endless",  # run_hostile.py gives it --timeout 1
+         model([helper.make_node("Loop", ["n", "t", "x"], ["y"], name="loop", body=body())],
+               [vi("x", F, [1])], [vi("y", F, None)], inits + [i64("n", [I64_MAX], [])]))
     save("loop__trip_int64max_cond_stops_at_3",
          model([helper.make_node("Loop", ["n", "t", "x"], ["y"], name="loop", body=body(stop_at=3))],
                [vi("x", F, [1])], [vi("y", F, None)], inits + [i64("n", [I64_MAX], [])]))

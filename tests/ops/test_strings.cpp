@@ -117,6 +117,37 @@ TEST(StringsRegex, FullMatch) {
   t.run();
 }
 
+// RE2 semantics (linear time): the patterns std::regex backtracked on for
+// minutes, or overflowed the stack with, answer at once.
+TEST(StringsRegex, CatastrophicPatternsAndLongStringsAreLinear) {
+  const std::string as40(40, 'a');
+  const std::string long100k(100000, 'a');
+  OpTester t("RegexFullMatch", 20);
+  t.input("x", str({3}, {as40, as40 + "b", long100k}))
+      .attr("pattern", "(a*)*b")
+      .expect("y", Tensor::fromVector<bool>({3}, {false, true, false}));
+  t.run();
+  OpTester u("RegexFullMatch", 20);
+  u.input("x", str({2}, {long100k, long100k + "!"}))
+      .attr("pattern", "(a|aa)+")
+      .expect("y", Tensor::fromVector<bool>({2}, {true, false}));
+  u.run();
+}
+
+TEST(StringsRegex, Re2SyntaxNamedGroupsAndClasses) {
+  OpTester t("RegexFullMatch", 20);
+  t.input("x", str({3}, {"key=42", "key=x", "KEY=7"}))
+      .attr("pattern", R"((?P<k>[a-z]+)=\d+)")
+      .expect("y", Tensor::fromVector<bool>({3}, {true, false, false}));
+  t.run();
+}
+
+TEST(StringsRegex, InvalidPatternNamesIt) {
+  OpTester t("RegexFullMatch", 20);
+  t.input("x", str({1}, {"a"})).attr("pattern", "(ab").expect("y", Tensor::fromVector<bool>({1}, {false}));
+  t.expectError("invalid regex pattern '(ab' (RE2 syntax): missing )");
+}
+
 TEST(StringsBitCast, FloatToInt32) {
   OpTester t("BitCast", 26);
   t.input("x", f32({2, 2}, {1.0f, -2.0f, 0.5f, 3.0f})).attr("to", int64_t{6})

@@ -348,6 +348,19 @@ TEST(TensorInfer, SqueezeWithoutAxesOnSymbolIsUnknownRank) {
 
 // ---- errors -------------------------------------------------------------------
 
+// [0, 91, 4] to [0, -1, 4]: the known dims multiply to 0, so any -1 fits;
+// an error naming the node (as onnxruntime refuses it), at plan time with a
+// constant shape, never an internal "shape [0,?,4] is not static".
+TEST(TensorErrors, ReshapeAmbiguousMinusOneOnZeroElements) {
+  const std::string want =
+      "node 'Reshape_under_test' (Reshape): input 0 ('x'): cannot reshape [0,91,4] to [0,-1,4]: the other dims "
+      "multiply to 0, so the -1 is ambiguous";
+  OpTester t("Reshape", 14);
+  t.input("x", Tensor(DataType::kFloat, {0, 91, 4})).constantInput("shape", I64({0, -1, 4})).output("y");
+  t.expectError(want);
+  // (The run-time form, a computed shape: Reshape.AmbiguousMinusOneAtRunTime.)
+}
+
 TEST(TensorErrors, ReshapeElementCount) {
   OpTester t("Reshape", 14);
   t.input("x", Tensor(DataType::kFloat, {2, 3})).constantInput("shape", I64({4, 2})).output("y");
@@ -420,6 +433,18 @@ TEST(TensorErrors, PadReflectEmptyAxisAndBadMode) {
   OpTester t("Pad", 13);
   t.attr("mode", "symmetric").input("x", Tensor(DataType::kFloat, {2})).constantInput("p", I64({1, 1})).output("y");
   t.expectError("unsupported pad mode 'symmetric'");
+}
+
+// An empty output whose other dim is huge: no element to write, and no
+// per-axis index table of 2^40 entries built for it.
+TEST(TensorOps, PadToAnEmptyOutputWithAHugeDim) {
+  const int64_t huge = int64_t(1) << 40;
+  for (const char* mode : {"constant", "edge"}) {
+    OpTester t("Pad", 13);
+    t.attr("mode", mode).input("x", Tensor(DataType::kFloat, {0, 2})).constantInput("p", I64({0, 0, 0, huge}));
+    t.expect("y", Tensor(DataType::kFloat, {0, huge + 2}));
+    t.run();
+  }
 }
 
 TEST(TensorErrors, DepthToSpaceChannels) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -84,6 +85,58 @@ TEST(CApi, StatusCodesMirrorErrorCode) {
   EXPECT_EQ(OINFER_INVALID_ARGUMENT, static_cast<int>(oinfer::ErrorCode::kInvalidArgument) + 1);
   EXPECT_EQ(OINFER_IO, static_cast<int>(oinfer::ErrorCode::kIO) + 1);
   EXPECT_EQ(OINFER_INTERNAL, static_cast<int>(oinfer::ErrorCode::kInternal) + 1);
+  // Then OINFER_OUT_OF_MEMORY (no ErrorCode), then kCancelled.
+  EXPECT_EQ(OINFER_CANCELLED, static_cast<int>(oinfer::ErrorCode::kCancelled) + 2);
+  EXPECT_STREQ(oinfer_status_name(OINFER_CANCELLED), "OINFER_CANCELLED");
+}
+
+// tests/cli/data/endless_loop.onnx: a Loop of INT64_MAX iterations over x [1].
+TEST(CApi, RunTimeoutAndTerminateStopAnEndlessLoop) {
+  const std::string path = std::string(OINFER_TEST_DATA_DIR) + "/../cli/data/endless_loop.onnx";
+  oinfer_model* model = nullptr;
+  ASSERT_EQ(oinfer_model_load(path.c_str(), &model), OINFER_OK) << oinfer_last_error_message();
+  oinfer_session_options* opts = nullptr;
+  ASSERT_EQ(oinfer_session_options_create(&opts), OINFER_OK);
+  expectError(oinfer_session_options_set_run_timeout(opts, -1), OINFER_INVALID_ARGUMENT, {"run timeout", ">= 0"});
+  ASSERT_EQ(oinfer_session_options_set_run_timeout(opts, 0.05), OINFER_OK);
+  oinfer_session* timed = nullptr;
+  ASSERT_EQ(oinfer_session_create(model, opts, &timed), OINFER_OK) << oinfer_last_error_message();
+  oinfer_session* plain = nullptr;
+  ASSERT_EQ(oinfer_session_create(model, nullptr, &plain), OINFER_OK) << oinfer_last_error_message();
+  oinfer_session_options_free(opts);
+  oinfer_model_free(model);
+
+  std::vector<float> x{0.f};
+  const int64_t shape[1] = {1};
+  oinfer_tensor* in = nullptr;
+  ASSERT_EQ(oinfer_tensor_create_copy(OINFER_DTYPE_FLOAT32, shape, 1, x.data(), 4, &in), OINFER_OK);
+  const char* inName = "x";
+  oinfer_tensor* out = nullptr;
+  expectError(oinfer_session_run(timed, &inName, &in, 1, nullptr, 1, &out), OINFER_CANCELLED,
+              {"run cancelled: the run's deadline (0.05 s) passed; stopped before node '"});
+  EXPECT_EQ(out, nullptr);
+
+  // terminate() from this thread, repeated until the run on the other has ended.
+  std::atomic<bool> done{false};
+  oinfer_status status = OINFER_OK;
+  std::string message;
+  std::thread runner([&] {
+    oinfer_tensor* o = nullptr;
+    status = oinfer_session_run(plain, &inName, &in, 1, nullptr, 1, &o);
+    message = oinfer_last_error_message();  // per thread: read it here
+    done = true;
+  });
+  while (!done) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_EQ(oinfer_session_terminate(plain), OINFER_OK);
+  }
+  runner.join();
+  EXPECT_EQ(status, OINFER_CANCELLED);
+  EXPECT_NE(message.find("run cancelled: Session::terminate() was called"), std::string::npos) << message;
+  expectError(oinfer_session_terminate(nullptr), OINFER_INVALID_ARGUMENT, {"session"});
+  oinfer_tensor_free(in);
+  oinfer_session_free(timed);
+  oinfer_session_free(plain);
 }
 
 TEST(CApi, LoadAndRunDigits) {

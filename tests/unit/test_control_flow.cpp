@@ -239,3 +239,73 @@ TEST(Optional, GetElementOfAnEmptyOptionalIsAnError) {
 }
 
 }  // namespace
+
+namespace {
+
+// sel = If(cond) { then: an empty [0, 4] constant } else { x [n, 4] }, with
+// the file declaring sel as [0, 4] (what a traced export that took the
+// then-branch writes); y = Relu(sel). The declared [0, 4] must not be taken
+// as a fact: the else-branch gives n rows.
+onnx::ModelProto ifWithTracedEmptyBranch() {
+  auto m = emptyModel(17);
+  auto* g = m.mutable_graph();
+  vi(g->mutable_input(), "cond", TensorProto::BOOL, {});
+  vi(g->mutable_input(), "x", TensorProto::FLOAT, {D("n"), 4});
+  auto* y = g->add_output();
+  y->set_name("y");
+  setTensorType(y->mutable_type(), TensorProto::FLOAT, {}, false);
+  vi(g->mutable_value_info(), "sel", TensorProto::FLOAT, {int64_t{0}, 4});
+  auto* ifn = node(g, "If", {"cond"}, {"sel"}, "pick");
+  auto* thenG = attr(ifn, "then_branch", AttributeProto::GRAPH)->mutable_g();
+  thenG->set_name("then");
+  vi(thenG->mutable_output(), "empty", TensorProto::FLOAT, {int64_t{0}, 4});
+  auto* c = node(thenG, "Constant", {}, {"empty"}, "make_empty");
+  auto* t = attr(c, "value", AttributeProto::TENSOR)->mutable_t();
+  t->set_data_type(TensorProto::FLOAT);
+  t->add_dims(0);
+  t->add_dims(4);
+  auto* elseG = attr(ifn, "else_branch", AttributeProto::GRAPH)->mutable_g();
+  elseG->set_name("else");
+  vi(elseG->mutable_output(), "x_out", TensorProto::FLOAT, {D("n"), 4});
+  node(elseG, "Identity", {"x"}, {"x_out"}, "pass");
+  node(g, "Relu", {"sel"}, {"y"}, "relu");
+  return m;
+}
+
+}  // namespace
+
+TEST(If, DeclaredStaticShapeOfAMergedOutputIsNotTrusted) {
+  oinfer::Session s(loadModel(ifWithTracedEmptyBranch()));
+  std::vector<float> xv(300 * 4);
+  for (size_t i = 0; i < xv.size(); ++i) xv[i] = float(int(i % 5) - 2);
+  const auto x = floats({300, 4}, xv);
+  auto out = s.run({{"cond", oinfer::Tensor::scalar<bool>(false)}, {"x", x}});
+  ASSERT_EQ(out[0].shape(), (std::vector<int64_t>{300, 4}));
+  std::vector<float> want(xv);
+  for (auto& v : want) v = std::max(v, 0.f);
+  EXPECT_EQ(values(out[0]), want);
+  out = s.run({{"cond", oinfer::Tensor::scalar<bool>(true)}, {"x", x}});
+  EXPECT_EQ(out[0].shape(), (std::vector<int64_t>{0, 4}));
+}
+
+// The run-time form of TensorErrors.ReshapeAmbiguousMinusOneOnZeroElements:
+// x [n, 91, 4] reshaped to a shape fed as an input. With n = 0 and shape
+// [0, -1, 4] the -1 is ambiguous: an error naming the node, not an internal
+// "shape is not static"; with n = 2 it resolves.
+TEST(Reshape, AmbiguousMinusOneAtRunTime) {
+  auto m = emptyModel(14);
+  auto* g = m.mutable_graph();
+  vi(g->mutable_input(), "x", TensorProto::FLOAT, {D("n"), 91, 4});
+  vi(g->mutable_input(), "shape", TensorProto::INT64, {3});
+  auto* y = g->add_output();
+  y->set_name("y");
+  setTensorType(y->mutable_type(), TensorProto::FLOAT, {}, false);
+  node(g, "Reshape", {"x", "shape"}, {"y"}, "rs");
+  oinfer::Session s(loadModel(m));
+  const auto shape = oinfer::Tensor::fromVector<int64_t>({3}, {0, -1, 4});
+  const std::string msg = runError(s, {{"x", oinfer::Tensor(oinfer::DataType::kFloat, {0, 91, 4})}, {"shape", shape}});
+  EXPECT_HAS(msg, "node 'rs' (Reshape): input 0 ('x'): cannot reshape [0,91,4] to [0,-1,4]: the other dims multiply "
+                  "to 0, so the -1 is ambiguous");
+  auto out = s.run({{"x", oinfer::Tensor(oinfer::DataType::kFloat, {2, 91, 4})}, {"shape", shape}});
+  EXPECT_EQ(out[0].shape(), (std::vector<int64_t>{2, 91, 4}));
+}

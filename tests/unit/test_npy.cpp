@@ -8,7 +8,10 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include "oinfer/tensor_io.h"
 
@@ -217,4 +220,46 @@ TEST(Npy, MissingFileAndUnsupportedSave) {
     EXPECT_EQ(e.code(), ErrorCode::kIO);
     EXPECT_NE(std::string(e.what()).find("/nonexistent/oinfer/out.npy"), std::string::npos);
   }
+}
+
+// saveNpy writes a new file and renames it into place: a symlink at the path
+// is replaced (its target untouched), and a failed write leaves the previous
+// file as it was, with no temporary file left behind.
+TEST(Npy, SaveReplacesASymlinkInsteadOfFollowingIt) {
+  const std::string victim = tempPath("victim.txt");
+  const std::string link = tempPath("linked.npy");
+  writeAll(victim, "precious");
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink(victim, link);
+  saveNpy(link, Tensor::fromVector<float>({2}, {1.f, 2.f}));
+  EXPECT_EQ(readAll(victim), "precious");
+  EXPECT_FALSE(std::filesystem::is_symlink(link));
+  EXPECT_EQ(loadNpy(link).toVector<float>(), (std::vector<float>{1.f, 2.f}));
+}
+
+TEST(Npy, FailedSaveKeepsThePreviousFile) {
+  const std::string path = tempPath("kept.npy");
+  saveNpy(path, Tensor::fromVector<float>({3}, {1.f, 2.f, 3.f}));
+  const std::string before = readAll(path);
+  // A file size limit stands in for a full disk: the write fails part-way.
+  std::signal(SIGXFSZ, SIG_IGN);
+  rlimit old{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+  rlimit small = old;
+  small.rlim_cur = 4096;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string msg;
+  try {
+    saveNpy(path, Tensor(DataType::kFloat, {1 << 20}));
+  } catch (const Error& e) {
+    msg = e.what();
+    EXPECT_EQ(e.code(), ErrorCode::kIO);
+  }
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  EXPECT_NE(msg.find("npy file '" + path + "': write failed (the previous file, if any, is unchanged)"),
+            std::string::npos)
+      << msg;
+  EXPECT_EQ(readAll(path), before);
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path()))
+    EXPECT_EQ(e.path().filename().string().find(".kept.npy.tmp"), std::string::npos) << e.path();
 }

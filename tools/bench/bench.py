@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""oinfer vs onnxruntime, side by side, on real models.
+"""oinfer vs onnxruntime (and OpenVINO), side by side, on real models.
 
-For every (model, batch, threads) configuration, two worker processes are
-started, one per engine, so each one's peak resident memory is its own. Each
+For every (model, batch, threads) configuration, one worker process per
+engine is started (oinfer, onnxruntime, and OpenVINO with the f32 precision
+hint when the openvino package imports, or with --openvino), so each one's peak resident memory is its own. Each
 loads its model (oinfer: Graph::loadFromONNX + Session + the first plan;
 onnxruntime: InferenceSession with ORT_ENABLE_ALL and the same intra-op thread
 count), warms up, then the parent has them run one inference each in turn,
@@ -15,8 +16,9 @@ oinfer's timed runs (SqueezeNet 1.1 at 2 threads: oinfer 17.9 ms next to a
 spinning onnxruntime, 8.3 ms with onnxruntime's spinning off, 6.5 ms alone).
 --no-pause turns the pausing off.
 
-Reported per configuration: median latency of each engine and the ratio
-oinfer / onnxruntime, achieved GFLOP/s and its fraction of the machine's fp32
+Reported per configuration: median latency of each engine and the ratios
+oinfer / onnxruntime and oinfer / OpenVINO (then their geometric means and
+worst cases over the run), achieved GFLOP/s and its fraction of the machine's fp32
 peak (an FMA loop measured at the same thread count), peak resident memory
 (VmHWM) of each worker, load-plus-plan time, and whether the outputs of the
 last run agree (rtol 1e-3, atol 1e-4). FLOPs are counted from the ONNX graph:
@@ -201,6 +203,42 @@ class OrtEngine:
         return dict(zip(self.names, self.out))
 
 
+class OvEngine:
+    """OpenVINO on the CPU with the f32 precision hint (no bf16 on AMX hosts,
+    so the comparison stays fp32), latency mode, the same thread count."""
+
+    def __init__(self, path, threads):
+        import openvino as ov
+        self.ov, self.path, self.threads = ov, path, threads
+
+    def load(self, feeds):
+        core = self.ov.Core()
+        cfg = {"INFERENCE_NUM_THREADS": self.threads, "INFERENCE_PRECISION_HINT": "f32",
+               "PERFORMANCE_HINT": "LATENCY", "NUM_STREAMS": 1}
+        self.compiled = core.compile_model(core.read_model(self.path), "CPU", cfg)
+        self.req = self.compiled.create_infer_request()
+        self.feeds = feeds
+        self.names = [o.get_any_name() for o in self.compiled.outputs]
+
+    def run(self):
+        self.req.infer(self.feeds)
+
+    def outputs(self):
+        import numpy as np
+        return {n: np.array(self.req.get_output_tensor(i).data) for i, n in enumerate(self.names)}
+
+
+ENGINES = {"onnxruntime": OrtEngine, "openvino": OvEngine}
+
+
+def have_openvino():
+    try:
+        import openvino  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
 # ---- inputs --------------------------------------------------------------------
 
 def make_feeds(spec, seed):
@@ -378,7 +416,7 @@ def worker(conn, engine, path, spec, seed, threads, shim, warmup, profiling, opt
         if engine == "oinfer":
             eng = OinferEngine(shim, path, threads, profiling, opt_level)
         else:
-            eng = OrtEngine(path, threads)
+            eng = ENGINES[engine](path, threads)
         t0 = time.perf_counter()
         eng.load(feeds)
         load_s = time.perf_counter() - t0
@@ -516,8 +554,8 @@ def bench_config(ctx, args, shim, path, spec, flops, threads, peak):
     res = {"threads": threads}
     common = (path, spec, args.seed, threads, shim, args.warmup)
     workers = {}
-    # Loaded one after the other, so neither load competes with the other.
-    for eng in ("oinfer", "onnxruntime"):
+    # Loaded one after the other, so no load competes with another.
+    for eng in ("oinfer", "onnxruntime") + (("openvino",) if args.openvino else ()):
         w = Worker(ctx, eng, *common, False, args.opt_level)
         w.wait_ready(args.load_timeout)
         workers[eng] = w
@@ -565,8 +603,11 @@ def bench_config(ctx, args, shim, path, spec, flops, threads, peak):
     o, t = res["oinfer"], res["onnxruntime"]
     if "median_ms" in o and "median_ms" in t and not o["error"] and not t["error"]:
         res["ratio"] = o["median_ms"] / t["median_ms"]
-    res["agree"] = compare(outs.get("oinfer"), outs.get("onnxruntime")) if len(outs) == 2 else \
-        {"ok": False, "detail": "an engine failed"}
+    v = res.get("openvino")
+    if v and "median_ms" in o and "median_ms" in v and not o["error"] and not v["error"]:
+        res["ratio_ov"] = o["median_ms"] / v["median_ms"]
+    res["agree"] = compare(outs.get("oinfer"), outs.get("onnxruntime")) if "oinfer" in outs and \
+        "onnxruntime" in outs else {"ok": False, "detail": "an engine failed"}
     if args.profile and res["oinfer"].get("error") is None:
         res["profile"] = profile_config(ctx, args, shim, path, spec, threads)
     return res
@@ -631,7 +672,9 @@ def fmt(v, spec="{:.1f}", missing="-"):
 
 
 def table(results, peaks):
-    head = ("| model | batch | thr | GFLOP | oinfer ms | ORT ms | oinfer/ORT | oinfer GFLOP/s (% peak) | "
+    ov = any("openvino" in r for r in results)
+    head = ("| model | batch | thr | GFLOP | oinfer ms | ORT ms | oinfer/ORT | " +
+            ("OV ms | oinfer/OV | " if ov else "") + "oinfer GFLOP/s (% peak) | "
             "ORT GFLOP/s (% peak) | oinfer peak RSS MB | ORT peak RSS MB | oinfer load+plan ms | ORT load ms | "
             "outputs agree (max abs diff / max abs value) |")
     lines = [head, "|" + "|".join(["---"] * (head.count("|") - 1)) + "|"]
@@ -654,10 +697,28 @@ def table(results, peaks):
                                                  and math.isfinite(a["max_abs_diff"]) else "")
         lines.append("| " + " | ".join([
             r["model"], str(r["batch"]), str(r["threads"]), fmt(r.get("gflop"), "{:.3g}"), lat(o), lat(t),
-            fmt(r.get("ratio"), "{:.2f}"), gf(o), gf(t), fmt(o.get("peak_rss_mb"), "{:.0f}"),
+            fmt(r.get("ratio"), "{:.2f}")] + ([lat(r.get("openvino", {"error": "not run"})),
+                                               fmt(r.get("ratio_ov"), "{:.2f}")] if ov else []) + [gf(o), gf(t), fmt(o.get("peak_rss_mb"), "{:.0f}"),
             fmt(t.get("peak_rss_mb"), "{:.0f}"), fmt(o.get("load_ms"), "{:.0f}"), fmt(t.get("load_ms"), "{:.0f}"),
             agree]) + " |")
+    lines.append("")
+    lines.append(ratio_summary(results))
     return "\n".join(lines)
+
+
+def ratio_summary(results):
+    """Geometric mean and worst case of oinfer's ratios (lower is faster)."""
+    out = []
+    for key, name in (("ratio", "onnxruntime"), ("ratio_ov", "OpenVINO")):
+        rs = [(r[key], r["model"], r["batch"], r["threads"]) for r in results if r.get(key)]
+        if not rs:
+            continue
+        geo = math.exp(sum(math.log(x[0]) for x in rs) / len(rs))
+        worst = max(rs)
+        slower = sum(1 for x in rs if x[0] > 1.0)
+        out.append(f"oinfer / {name}: geometric mean {geo:.2f} over {len(rs)} configurations, "
+                   f"slower on {slower}, worst {worst[0]:.2f} ({worst[1]} batch {worst[2]}, {worst[3]} thr)")
+    return "\n".join(out)
 
 
 def profile_text(results):
@@ -713,7 +774,12 @@ def main():
     ap.add_argument("--shim", help="path of liboinfer_bench_shim.so (default: build-bench/ or build/)")
     ap.add_argument("--json", default="bench_results.json", help="JSON output file (default %(default)s)")
     ap.add_argument("--note", default="", help="free text stored in the JSON (e.g. 'machine shared')")
+    ap.add_argument("--openvino", dest="openvino", action="store_true", default=None,
+                    help="also run OpenVINO (f32 precision hint); default: when the openvino package imports")
+    ap.add_argument("--no-openvino", dest="openvino", action="store_false")
     args = ap.parse_args()
+    if args.openvino is None:
+        args.openvino = have_openvino()
 
     import onnx
 
@@ -766,10 +832,13 @@ def main():
                          inputs=[{"name": s[0], "dtype": s[1], "shape": s[2]} for s in spec])
                 results.append(r)
                 o, t = r["oinfer"], r["onnxruntime"]
+                v = r.get("openvino", {})
                 print(f"bench:   oinfer {fmt(o.get('median_ms'), '{:.2f}')} ms"
                       f"{' (' + o['error'][:200] + ')' if o.get('error') else ''}, onnxruntime "
                       f"{fmt(t.get('median_ms'), '{:.2f}')} ms{' (' + t['error'][:200] + ')' if t.get('error') else ''}"
-                      f", agree {r['agree']['ok']}", file=sys.stderr, flush=True)
+                      + (f", openvino {fmt(v.get('median_ms'), '{:.2f}')} ms"
+                         f"{' (' + v['error'][:200] + ')' if v.get('error') else ''}" if args.openvino else "")
+                      + f", agree {r['agree']['ok']}", file=sys.stderr, flush=True)
 
     # A shared machine can only make the FMA loop slower, so the peak is the
     # best of a measurement before and one after the models.
@@ -778,8 +847,8 @@ def main():
         _, again = measure_peak(shim, list(peaks), args.peak_seconds)
         peaks = {n: max(g, again.get(n, 0.0)) for n, g in peaks.items()}
     for r in results:
-        for e in ("oinfer", "onnxruntime"):
-            if "gflops" in r[e] and peaks.get(r["threads"]):
+        for e in ("oinfer", "onnxruntime", "openvino"):
+            if e in r and "gflops" in r[e] and peaks.get(r["threads"]):
                 r[e]["peak_fraction"] = r[e]["gflops"] / peaks[r["threads"]]
 
     doc = {
@@ -789,6 +858,7 @@ def main():
                     "peak_gflops": {str(k): v for k, v in sorted(peaks.items())},
                     "peak_gflops_before": {str(k): v for k, v in sorted(peaks_start.items())}},
         "versions": {"onnxruntime": onnxruntime.__version__, "onnx": onnx.__version__,
+                     "openvino": __import__("openvino").__version__ if args.openvino else None,
                      "python": platform.python_version()},
         "config": {"batches": batches, "threads": thread_counts, "iters": args.iters, "min_iters": args.min_iters,
                    "max_seconds": args.max_seconds, "warmup": args.warmup, "rtol": RTOL, "atol": ATOL,

@@ -42,7 +42,8 @@ VENV = os.path.join(CACHE, "venv")
 MODELS_DIR = os.path.join(CACHE, "models")
 # torch pulls its CUDA wheels from PyPI (several GB); CPU-only wheels would need
 # another index, which this project does not use.
-VENV_PACKAGES = ["torch", "torchvision", "transformers", "onnx==1.22.0", "onnxruntime==1.32.0", "numpy"]
+VENV_PACKAGES = ["torch", "torchvision", "transformers", "onnx==1.22.0", "onnxruntime==1.32.0", "openvino==2026.4.1",
+                 "numpy"]
 
 IMAGE = [3, 224, 224]
 SEQ = 128
@@ -68,7 +69,7 @@ def setup_venv():
     if not os.path.exists(py):
         print(f"make_models: creating {VENV}", flush=True)
         subprocess.check_call([sys.executable, "-m", "venv", VENV])
-    probe = "import torch, torchvision, onnx, onnxruntime, numpy"
+    probe = "import torch, torchvision, onnx, onnxruntime, openvino, numpy"
     if subprocess.call([py, "-c", probe], stderr=subprocess.DEVNULL) != 0:
         print("make_models: pip install " + " ".join(VENV_PACKAGES) + " (torch with CUDA wheels: several GB, "
               "minutes)", flush=True)

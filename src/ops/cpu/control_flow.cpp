@@ -101,7 +101,7 @@ std::unique_ptr<Kernel> ifKernel(const KernelInit& init) {
   std::shared_ptr<SubgraphRunner> elseR = runnerFor(init, "else_branch");
   return makeKernel([thenR, elseR](KernelContext& ctx) {
     const bool cond = scalarBool(ctx, 0, "the condition");
-    auto outs = (cond ? thenR : elseR)->run({}, implicitValues(ctx));
+    auto outs = (cond ? thenR : elseR)->run({}, implicitValues(ctx), ctx.control());
     if (outs.size() < ctx.numOutputs())
       ctx.fail("the " + std::string(cond ? "then" : "else") + " branch gave " + std::to_string(outs.size()) +
                " outputs, the node has " + std::to_string(ctx.numOutputs()));
@@ -133,11 +133,12 @@ std::unique_ptr<Kernel> loopKernel(const KernelInit& init) {
     std::vector<std::vector<Tensor>> scans(nScan);
     const auto implicit = implicitValues(ctx);
     for (int64_t i = 0; i < trips && cond; ++i) {
+      ctx.checkCancelled();
       Value iter = Value::fromTensor(Tensor::scalar<int64_t>(i));
       Value condIn = Value::fromTensor(Tensor::scalar<bool>(cond));
       std::vector<const Value*> formal{&iter, &condIn};
       for (const auto& c : carried) formal.push_back(&c);
-      auto outs = body->run(formal, implicit);
+      auto outs = body->run(formal, implicit, ctx.control());
       if (outs.size() != 1 + nCarried + nScan)
         ctx.fail("the body gave " + std::to_string(outs.size()) + " outputs, expected " +
                  std::to_string(1 + nCarried + nScan));
@@ -200,6 +201,7 @@ std::unique_ptr<Kernel> scanKernel(const KernelInit& init) {
                         std::vector<Tensor>& finalStates, std::vector<Tensor>& scanOuts, const std::vector<int64_t>& axes) {
       std::vector<std::vector<Tensor>> parts(nScanOut);
       for (int64_t t = 0; t < len; ++t) {
+        ctx.checkCancelled();
         std::vector<Value> in;
         in.reserve(nState + scanIns.size());
         for (auto& s : states) in.push_back(Value::fromTensor(s));
@@ -209,7 +211,7 @@ std::unique_ptr<Kernel> scanKernel(const KernelInit& init) {
         }
         std::vector<const Value*> formal;
         for (auto& v : in) formal.push_back(&v);
-        auto outs = body->run(formal, implicit);
+        auto outs = body->run(formal, implicit, ctx.control());
         if (outs.size() != nState + nScanOut)
           ctx.fail("the body gave " + std::to_string(outs.size()) + " outputs, expected " + std::to_string(nState + nScanOut));
         for (size_t j = 0; j < nState; ++j) states[j] = std::move(outs[j].tensor);

@@ -220,6 +220,7 @@ std::unique_ptr<Kernel> sequenceMap(const KernelInit& init) {
     for (size_t i = nIn; i < ctx.numInputs(); ++i) implicit.push_back(&ctx.inputValue(i));
     std::vector<std::vector<Tensor>> outs(ctx.numOutputs());
     for (size_t k = 0; k < n; ++k) {
+      ctx.checkCancelled();
       std::vector<Value> in;
       for (size_t i = 0; i < nIn; ++i) {
         const Value& v = ctx.inputValue(i);
@@ -227,7 +228,7 @@ std::unique_ptr<Kernel> sequenceMap(const KernelInit& init) {
       }
       std::vector<const Value*> formal;
       for (auto& v : in) formal.push_back(&v);
-      auto res = body->run(formal, implicit);
+      auto res = body->run(formal, implicit, ctx.control());
       for (size_t o = 0; o < outs.size() && o < res.size(); ++o) outs[o].push_back(std::move(res[o].tensor));
     }
     for (size_t o = 0; o < outs.size(); ++o)

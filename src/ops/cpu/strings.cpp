@@ -3,10 +3,11 @@
 // reference does for the "en_US" locale on ASCII text.
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <string>
 #include <unordered_set>
 #include <vector>
+
+#include <re2/re2.h>
 
 #include "ops/cpu/broadcast.h"
 #include "ops/registry.h"
@@ -145,19 +146,26 @@ std::unique_ptr<Kernel> makeStringConcat(const KernelInit&) {
   });
 }
 
+// RE2 (the syntax the ONNX spec names): matching is linear in the input and
+// never recurses per character, so a 100 kB string or a pattern such as
+// (a*)*b costs microseconds, not minutes or the stack. The compiled program's
+// memory is capped (a pattern that needs more is an error naming it), and one
+// compiled RE2 is shared by every run (its matching is thread-safe).
 std::unique_ptr<Kernel> makeRegexFullMatch(const KernelInit& init) {
   const std::string pattern = init.node.attrString("pattern", "");
-  std::shared_ptr<std::regex> re;
-  try {
-    re = std::make_shared<std::regex>(pattern, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    init.fail("invalid regex pattern '" + pattern + "': " + e.what());
+  RE2::Options opts;
+  opts.set_log_errors(false);
+  opts.set_max_mem(int64_t(64) << 20);
+  auto re = std::make_shared<const RE2>(pattern, opts);
+  if (!re->ok()) {
+    std::string shown = pattern.size() > 200 ? pattern.substr(0, 200) + "..." : pattern;
+    init.fail("invalid regex pattern '" + shown + "' (RE2 syntax): " + re->error());
   }
   return makeKernel([re](KernelContext& ctx) {
     const Tensor& x = ctx.input(0);
     const std::string* in = x.data<std::string>();
     bool* out = ctx.output(0).data<bool>();
-    for (int64_t i = 0; i < x.numel(); ++i) out[i] = std::regex_match(in[i], *re);
+    for (int64_t i = 0; i < x.numel(); ++i) out[i] = RE2::FullMatch(in[i], *re);
   });
 }
 

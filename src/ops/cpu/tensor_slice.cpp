@@ -146,14 +146,20 @@ std::unique_ptr<Kernel> padKernel(const KernelInit& init) {
                  shapeToString(in.shape()) + " overflow int64");
       if (d < 0) ctx.fail("pads make the output shape negative");
     }
-    // Per-axis maps from output index to input index (-1: constant).
-    std::vector<std::vector<int64_t>> maps(r);
-    for (int64_t k = 0; k < r; ++k) {
+    for (int64_t k = 0; k < r; ++k)
       if (mode != PadMode::kConstant && in.dim(k) == 0 && shape[k] > 0)
         ctx.fail("cannot pad an empty axis in mode '" + m + "'");
+    Tensor& out = ctx.allocateOutput(0, shape, in.dtype());
+    // Per-axis maps from output index to input index (-1: constant), made
+    // once the output exists (their total length is at most its element
+    // count plus its rank), never for an empty output, whose other dims may
+    // be huge: [0, 2^40] allocates nothing and must not build 2^40 entries.
+    if (out.numel() == 0) return;
+    std::vector<std::vector<int64_t>> maps(r);
+    for (int64_t k = 0; k < r; ++k) {
+      maps[k].reserve(size_t(shape[k]));
       for (int64_t o = 0; o < shape[k]; ++o) maps[k].push_back(padSource(o, begin[k], in.dim(k), mode));
     }
-    Tensor& out = ctx.allocateOutput(0, shape, in.dtype());
     dispatchBytes(
         in.dtype(),
         [&](auto tag) {

@@ -192,11 +192,21 @@ class ExpandKernel final : public CudaKernel {
 
 // ---- Gather ----------------------------------------------------------------------------
 
+// Indices are range-checked on the host before the launch, never on the
+// device (a bad index found there could only be reported through a
+// synchronizing read-back): constant indices (their range computed once,
+// checked per run against the data's axis, which may be dynamic); a Gather
+// whose indices are computed at run time runs on the CPU, whose kernel
+// checks every value (shape/index_check.h).
 class GatherKernel final : public CudaKernel {
  public:
-  GatherKernel(const KernelInit& init) : axis_(init.node.attrInt("axis", 0)) {
+  GatherKernel(const KernelInit& init, const Tensor& indices) : axis_(init.node.attrInt("axis", 0)) {
     own(init, 0);
     own(init, 1);
+    for (int64_t v : indices.toInt64Vector()) {
+      lo_ = std::min(lo_, v);
+      hi_ = std::max(hi_, v);
+    }
   }
   void run(KernelContext& ctx) override {
     Run r = runOf(ctx);
@@ -209,6 +219,10 @@ class GatherKernel final : public CudaKernel {
     for (int64_t d = 0; d < a; ++d) outer *= xs[d];
     for (int64_t d = a + 1; d < rank; ++d) inner *= xs[d];
     for (int64_t d : is) nIdx *= d;
+    if (nIdx > 0 && (lo_ < -xs[a] || hi_ >= xs[a]))
+      ctx.fail("index " + std::to_string(lo_ < -xs[a] ? lo_ : hi_) + " in input 1 ('" + ctx.node().inputs[1] +
+               "') is out of range [" + std::to_string(-xs[a]) + ", " + std::to_string(xs[a] - 1) +
+               "] for dim " + std::to_string(a) + " of input 0 ('" + ctx.node().inputs[0] + "')");
     if (y.numel() != outer * nIdx * inner) ctx.fail("planned output size differs from the gathered size");
     checkLaunch(launchGather(moverSize(y.dtype()), in(ctx, 0), in(ctx, 1), dtypeOf(ctx, 1) == DataType::kInt64,
                              y.data(), outer, xs[a], nIdx, inner, r.stream),
@@ -217,12 +231,15 @@ class GatherKernel final : public CudaKernel {
 
  private:
   int64_t axis_;
+  int64_t lo_ = 0, hi_ = 0;  // the range of the constant indices
 };
 
 std::unique_ptr<Kernel> makeGather(const KernelInit& init) {
   const DataType it = plannedType(init, 1);
   if (moverSize(plannedType(init, 0)) == 0 || (it != DataType::kInt64 && it != DataType::kInt32)) return nullptr;
-  return std::make_unique<GatherKernel>(init);
+  const Tensor* indices = init.constInput(1);
+  if (!indices) return nullptr;  // run-time indices: the CPU kernel checks them
+  return std::make_unique<GatherKernel>(init, *indices);
 }
 
 // ---- Pad ----------------------------------------------------------------------------------
