@@ -105,6 +105,11 @@ execution:
   --fp16                with --device cuda: compute in float16 (float32 in and out)
   --no-cuda-graphs      with --device cuda: launch kernels one by one instead of
                         replaying a captured CUDA Graph
+  --memory-limit BYTES  refuse a run that would allocate more than BYTES for
+                        activations, outputs, scratch and run-time tensors
+                        (suffix K, M or G: KiB, MiB, GiB; 0: no limit); an
+                        allocation over it fails naming the node and its byte
+                        count (default: 3/4 of physical memory and of ulimit -v)
   --log-level LEVEL     trace, debug, info, warn (default), error or off
   --custom-ops LIB      load custom ops from the shared library LIB, a plugin
                         exporting oinfer_register_custom_ops (see
@@ -133,6 +138,25 @@ int64_t parseInt(const std::string& opt, const std::string& s, int64_t lo, int64
   if (v < lo || v > hi)
     throw UsageError{opt + ": " + s + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"};
   return v;
+}
+
+// "4096", "512K", "64M", "2G" (binary multiples) -> bytes.
+uint64_t parseBytes(const std::string& opt, const std::string& s) {
+  std::string digits = s;
+  uint64_t scale = 1;
+  if (!s.empty()) {
+    const char c = s.back();
+    if (c == 'K' || c == 'k') scale = uint64_t{1} << 10;
+    else if (c == 'M' || c == 'm') scale = uint64_t{1} << 20;
+    else if (c == 'G' || c == 'g') scale = uint64_t{1} << 30;
+    if (scale != 1) digits.pop_back();
+  }
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (digits.empty() || ec != std::errc() || p != digits.data() + digits.size())
+    throw UsageError{opt + ": '" + s + "' is not a byte count (digits, then optionally K, M or G)"};
+  if (v > UINT64_MAX / scale) throw UsageError{opt + ": '" + s + "' is too large"};
+  return v * scale;
 }
 
 double parseNonNegative(const std::string& opt, const std::string& s) {
@@ -296,6 +320,8 @@ Options parseArgs(int argc, char** argv) {
     } else if (opt == "--no-cuda-graphs") {
       flag();
       o.cudaGraphs = false;
+    } else if (opt == "--memory-limit") {
+      o.memoryLimit = parseBytes(opt, value());
     } else if (opt == "--log-level") {
       o.logLevel = value();
       static const char* kLevels[] = {"trace", "debug", "info", "warn", "error", "off"};

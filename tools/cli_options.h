@@ -32,6 +32,7 @@ struct Options {
   bool profile = false;
   bool printPlan = false;
   int threads = 0;
+  uint64_t memoryLimit = UINT64_MAX;  // --memory-limit; UINT64_MAX: not given (the library default), 0: none
   double timeout = 0;       // --timeout: SessionOptions::runTimeoutSeconds; 0 = none
   std::string device = "cpu";
   std::vector<std::string> customOps;  // --custom-ops LIB, in order: SessionOptions::customOpLibraries

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <new>
 #include <set>
 #include <string>
 #include <vector>
@@ -152,7 +153,14 @@ std::vector<Input> makeInputs(const Options& o, const Graph& g) {
         for (const Dim& d : v.shape) shape.push_back(d.isStatic() ? d.value : 1);
       }
       if (v.dtype == DataType::kUndefined) throw Fatal{"input '" + v.name + "' has no declared type; give it with --input"};
-      in.tensor = randomTensor(v.dtype, shape, v.name);
+      try {
+        in.tensor = randomTensor(v.dtype, shape, v.name);
+      } catch (const Error& e) {  // a declared shape too large to make (Tensor's own message names no input)
+        throw Fatal{"input '" + v.name + "': cannot make a random tensor of shape " + shapeToString(shape) + ": " +
+                    e.what()};
+      } catch (const std::bad_alloc&) {
+        throw Fatal{"input '" + v.name + "': out of memory making a random tensor of shape " + shapeToString(shape)};
+      }
     }
     inputs.push_back(std::move(in));
   }
@@ -257,6 +265,7 @@ int runTool(const Options& o) {
 
   SessionOptions so;
   so.threads = o.threads;
+  if (o.memoryLimit != UINT64_MAX) so.memoryLimitBytes = o.memoryLimit == 0 ? SIZE_MAX : static_cast<size_t>(o.memoryLimit);
   so.runTimeoutSeconds = o.timeout;
   if (!o.logLevel.empty()) so.logLevel = o.logLevel;
   so.profiling = o.profile;

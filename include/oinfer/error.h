@@ -17,6 +17,7 @@ enum class ErrorCode {
   kDevice,           // device (CUDA) unavailable or failed
   kInternal,         // a bug in oinfer
   kCancelled,        // a run stopped by Session::terminate, RunOptions::terminate or a deadline
+  kResourceExhausted,  // over SessionOptions::memoryLimitBytes (checked before allocating)
 };
 
 const char* errorCodeName(ErrorCode code);

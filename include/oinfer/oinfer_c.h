@@ -76,7 +76,7 @@ typedef enum oinfer_status {
   OINFER_NOT_IMPLEMENTED = 7,   /* in the ONNX spec, not in oinfer (yet) */
   OINFER_DEVICE = 8,            /* device (CUDA) unavailable or failed */
   OINFER_INTERNAL = 9,          /* a bug in oinfer */
-  OINFER_OUT_OF_MEMORY = 10,    /* an allocation failed */
+  OINFER_OUT_OF_MEMORY = 10,    /* an allocation failed, or would pass the session's memory limit */
   OINFER_CANCELLED = 11         /* the run was stopped: oinfer_session_terminate or its deadline */
 } oinfer_status;
 

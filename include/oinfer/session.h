@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -38,6 +39,21 @@ struct SessionOptions {
   // value a pass fused away is an Error that says so.
   std::vector<std::string> keepValues;
   bool profiling = false;          // collect per-node timings
+  // Memory limit of one run, in bytes: the activation arena, the outputs the
+  // run hands back, the kernels' scratch and the tensors allocated at run
+  // time for shapes known only then (each If / Loop / Scan body's run is
+  // checked against it on its own). Weights are not counted (they are
+  // loaded already). A plan, context or run-time allocation that would pass
+  // it throws Error(kResourceExhausted) naming the node, its output and the
+  // byte count, before allocating; the characters of string outputs are
+  // counted after their step. Constant folding (graph passes, plan-time
+  // shape evaluation) materializes at most 16 MiB per node (256 MiB in all);
+  // larger values are computed at run time, under this limit.
+  //   0 (default): automatic, 3/4 of physical memory (sysconf), and at most
+  //                3/4 of RLIMIT_AS / RLIMIT_DATA when those are set;
+  //   SIZE_MAX:    no limit;
+  //   other:       that many bytes.
+  size_t memoryLimitBytes = 0;
   // CPU, optimizationLevel >= 1: intermediate 4-d float32 tensors with a
   // multiple of 16 channels are kept in the blocked layout NCHW16c between
   // kernels that take it (the channel-vector Conv, Winograd, the depthwise

@@ -75,6 +75,7 @@ oinfer_status toStatus(ErrorCode code) {
     case ErrorCode::kDevice: return OINFER_DEVICE;
     case ErrorCode::kInternal: return OINFER_INTERNAL;
     case ErrorCode::kCancelled: return OINFER_CANCELLED;
+    case ErrorCode::kResourceExhausted: return OINFER_OUT_OF_MEMORY;
   }
   return OINFER_INTERNAL;
 }

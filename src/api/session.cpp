@@ -22,6 +22,7 @@
 #include "ops/graph_shapes.h"
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
+#include "runtime/memory_limit.h"
 #include "runtime/plan.h"
 
 namespace oinfer {
@@ -395,6 +396,7 @@ Session::Session(Graph graph, SessionOptions options) : impl_(std::make_unique<I
   impl_->exec->trustDeclaredShapes();  // checkInputs holds every run to the declared dims
   if (options.planCacheSize >= 0) impl_->exec->setPlanCacheSize(size_t(options.planCacheSize));
   impl_->exec->allowWeightRelease(&g);
+  impl_->exec->setMemoryLimit(runtime::resolveMemoryLimit(options.memoryLimitBytes));
   for (const auto& o : g.outputs) impl_->outputNames.push_back(o.name);
   std::unordered_map<std::string, int> symbolIndex;
   for (const auto& in : g.inputs) {

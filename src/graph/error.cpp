@@ -14,6 +14,7 @@ const char* errorCodeName(ErrorCode code) {
     case ErrorCode::kDevice: return "Device";
     case ErrorCode::kInternal: return "Internal";
     case ErrorCode::kCancelled: return "Cancelled";
+    case ErrorCode::kResourceExhausted: return "ResourceExhausted";
   }
   return "Unknown";
 }

@@ -27,7 +27,10 @@ namespace oinfer::parser {
 namespace {
 
 constexpr int kMaxDepth = 32;
-constexpr int64_t kMaxInlinedNodes = int64_t(1) << 22;
+// The expanded graph is counted before anything is inlined (a few nested
+// calls can describe 2^30 nodes; expanding 2^20 takes a minute), and a model
+// over this many nodes after inlining is refused at once.
+constexpr int64_t kMaxInlinedNodes = int64_t(1) << 20;
 
 using Key = std::tuple<std::string, std::string, std::string>;  // domain, name, overload
 
@@ -81,6 +84,8 @@ struct Function {
   const onnx::FunctionProto* proto = nullptr;
   std::map<std::string, onnx::AttributeProto> defaults;
   bool opsetsMerged = false;
+  int64_t expanded = -1;  // nodes of the body once expanded (Inliner::expandedNodes)
+  bool counting = false;
 };
 
 class Inliner {
@@ -99,6 +104,16 @@ class Inliner {
     collectNames(model.graph(), used_);
   }
 
+  // Refuses a model whose graph would have more than kMaxInlinedNodes nodes
+  // once every call is expanded, before any is.
+  void checkExpandedSize(const onnx::GraphProto& g) {
+    const int64_t n = expandedNodes(g);
+    if (n > kMaxInlinedNodes)
+      fail(ctx_, "inlining model-local functions would produce " +
+                     (n == kSaturated ? "more than " + std::to_string(kSaturated - 1) : std::to_string(n)) +
+                     " nodes, more than the limit of " + std::to_string(kMaxInlinedNodes));
+  }
+
   void inlineGraph(onnx::GraphProto& g, int depth) {
     google::protobuf::RepeatedPtrField<onnx::NodeProto> out;
     for (int i = 0; i < g.node_size(); ++i) {
@@ -110,6 +125,35 @@ class Inliner {
   }
 
  private:
+  static constexpr int64_t kSaturated = kMaxInlinedNodes * 4 + 1;
+  static int64_t addSat(int64_t a, int64_t b) { return a + b >= kSaturated ? kSaturated : a + b; }
+
+  // Nodes `g` holds once expanded (subgraphs included), saturating at
+  // kSaturated. A function calling itself (directly or not) counts 0 along
+  // the cycle: expand() reports it by its depth.
+  int64_t expandedNodes(const onnx::GraphProto& g) {
+    int64_t n = 0;
+    for (const auto& node : g.node()) n = addSat(n, expandedNodes(node));
+    return n;
+  }
+  int64_t expandedNodes(const onnx::NodeProto& node) {
+    if (Function* fn = find(node)) {
+      if (fn->expanded >= 0) return fn->expanded;
+      if (fn->counting) return 0;
+      fn->counting = true;
+      int64_t n = 0;
+      for (const auto& b : fn->proto->node()) n = addSat(n, expandedNodes(b));
+      fn->counting = false;
+      return fn->expanded = n;
+    }
+    int64_t n = 1;
+    for (const auto& a : node.attribute()) {
+      if (a.has_g()) n = addSat(n, expandedNodes(a.g()));
+      for (const auto& sg : a.graphs()) n = addSat(n, expandedNodes(sg));
+    }
+    return n;
+  }
+
   Function* find(const onnx::NodeProto& n) {
     if (functions_.empty()) return nullptr;
     auto it = functions_.find(Key{normalizeDomain(n.domain()), n.op_type(), overloadOf(n, 8)});
@@ -248,6 +292,7 @@ class Inliner {
 void inlineFunctions(onnx::ModelProto& model, std::map<std::string, int64_t>& opsets, LoadContext& ctx) {
   if (model.functions_size() == 0) return;
   Inliner inliner(model, opsets, ctx);
+  inliner.checkExpandedSize(model.graph());
   inliner.inlineGraph(*model.mutable_graph(), 0);
   model.clear_functions();
 }

@@ -9,6 +9,7 @@
 #include "graph/memory.h"
 #include "runtime/executor.h"
 #include "runtime/kernel_init.h"
+#include "runtime/memory_limit.h"
 
 namespace oinfer::runtime {
 
@@ -76,6 +77,7 @@ std::unique_ptr<ExecContext> Executor::makeContext(Plan& plan) {
   ctx->kctx.resize(plan.steps.size());
   std::vector<int> packedReads;  // per slot: node inputs whose kernel keeps only the packed form
   size_t scratchBytes = 0;       // the largest step's scratch (KernelInit::requestScratch)
+  size_t scratchStep = 0;        // the step asking for it
   if (profiling_) ctx->times.assign(plan.steps.size(), 0.0);
   for (size_t si = 0; si < plan.steps.size(); ++si) {
     const Step& step = plan.steps[si];
@@ -92,7 +94,7 @@ std::unique_ptr<ExecContext> Executor::makeContext(Plan& plan) {
       kc.outputTypes_.push_back(id < 0 ? DataType::kUndefined : plan.slots[id].type.dtype);
     }
     if (step.view || step.copy || step.device == Device::kCUDA) continue;
-    SubgraphFactory subgraphs = makeSubgraphFactory(registry_, graph_, *step.node, pool_);
+    SubgraphFactory subgraphs = makeSubgraphFactory(registry_, graph_, *step.node, pool_, memoryLimit_);
     KernelInit init{*step.node, step.opset, {}, {}, {}};
     init.pool = pool_;
     init.subgraphs = &subgraphs;
@@ -100,7 +102,8 @@ std::unique_ptr<ExecContext> Executor::makeContext(Plan& plan) {
     fillInit(plan, step, init);
     if (!step.def->cpu) throw Error(ErrorCode::kUnsupportedOp, step.node->describe() + ": no CPU kernel");
     ctx->kernels[si] = step.def->cpu(init);
-    scratchBytes = std::max(scratchBytes, layoutScratch(init.scratch, pool_->size(), kc.scratch_));
+    const size_t stepScratch = layoutScratch(init.scratch, pool_->size(), kc.scratch_);
+    if (stepScratch > scratchBytes) scratchBytes = stepScratch, scratchStep = si;
     // A weight is freed as soon as its last reader has packed it, so the
     // peak holds one weight twice, not all of them.
     if (releasable_)
@@ -113,6 +116,12 @@ std::unique_ptr<ExecContext> Executor::makeContext(Plan& plan) {
       }
   }
   // One scratch block for every step's requests: steps run one at a time.
+  if (scratchBytes && (scratchBytes > memoryLimit_ || plan.fixedBytes > memoryLimit_ - scratchBytes))
+    throw Error(ErrorCode::kResourceExhausted,
+                plan.steps[scratchStep].node->describe() + ": kernel scratch of " + std::to_string(scratchBytes) +
+                    " bytes on top of " + std::to_string(plan.fixedBytes) +
+                    " bytes of activations and outputs passes the memory limit of " + std::to_string(memoryLimit_) +
+                    " bytes (SessionOptions::memoryLimitBytes)");
   if (scratchBytes) {
     void* block = allocLarge(scratchBytes);  // huge pages for large blocks
     if (!block) throw std::bad_alloc();

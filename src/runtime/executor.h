@@ -124,6 +124,10 @@ class Executor {
   void execute(Plan& plan, ExecContext& ctx);
 
   const DeviceConfig& device() const { return device_; }
+  // SessionOptions::memoryLimitBytes, resolved (memory_limit.h); SIZE_MAX: none.
+  // Subgraph executors made by this one's kernels inherit it.
+  void setMemoryLimit(size_t bytes) { memoryLimit_ = bytes; }
+  size_t memoryLimit() const { return memoryLimit_; }
   MemoryStats lastStats() const;
   std::vector<NodeProfile> profile() const;
   void resetProfile();
@@ -152,12 +156,14 @@ class Executor {
   // keeps only a packed copy (see allowWeightRelease).
   void releaseWeight(Plan& plan, ExecContext& ctx, int id);
   void runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& step);
+  void countStrings(const Plan& plan, ExecContext& ctx, const Step& step);
 
   const Registry& registry_;
   const ir::Graph& graph_;
   ThreadPool* pool_;
   bool profiling_;
   DeviceConfig device_;
+  size_t memoryLimit_ = static_cast<size_t>(-1);
   std::vector<std::string> inputNames_;
   shape::InferHooks hooks_;  // made once: plan making and every dynamic step use them
 
@@ -181,7 +187,8 @@ class Executor {
 
 // Makes runners for the subgraphs of `owner` (a node of a graph whose opsets
 // `parent` gives), sharing `pool`.
+// `memoryLimit`: the subgraph executors' (Executor::setMemoryLimit).
 SubgraphFactory makeSubgraphFactory(const Registry& registry, const ir::Graph& parent, const Node& owner,
-                                    ThreadPool* pool);
+                                    ThreadPool* pool, size_t memoryLimit);
 
 }  // namespace oinfer::runtime

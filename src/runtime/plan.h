@@ -60,6 +60,7 @@ struct Step {
   std::vector<int> in, out;  // slot ids, -1 for absent; `in` ends with the node's implicit (outer-scope) inputs
   bool view = false;
   bool dynamic = false;  // output shapes resolved at run time
+  bool stringOut = false;  // some output is a string tensor: its characters are counted after the step
   Device device = Device::kCPU;
   // A host<->device copy the device placement inserted (node == nullptr):
   // in[0] copied into out[0] on the device's stream.
@@ -77,6 +78,9 @@ struct ExecContext {
   std::shared_ptr<void> device;                  // CUDA plans: stream, handles, device arena (the device backend)
   std::shared_ptr<void> scratch;                 // the kernels' scratch (ScratchRequest), shared by the steps
   size_t scratchBytes = 0;
+  // Bytes this run allocated for steps whose shapes were known only at run
+  // time (runDynamicStep), counted against the memory limit.
+  size_t dynamicBytes = 0;
   // This run's cancellation state (set by the caller of execute; may be null).
   const RunControl* control = nullptr;
 };
@@ -88,6 +92,9 @@ struct Plan {
   std::vector<int> results;  // requested values, in request order
   std::vector<int> inputSlots;  // per executor input
   MemoryStats stats;
+  // The activation arena plus the static per-run outputs: what a run holds
+  // before scratch and run-time allocations (memory_limit.h).
+  size_t fixedBytes = 0;
 
   // The cache key: input kinds, dtypes, shapes and the fetch list.
   std::vector<ValueKind> keyKinds;

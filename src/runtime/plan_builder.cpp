@@ -7,6 +7,7 @@
 
 #include "ops/evaluate.h"
 #include "runtime/executor.h"
+#include "runtime/memory_limit.h"
 #include "shape/infer.h"
 
 namespace oinfer::runtime {
@@ -200,6 +201,7 @@ std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, co
       int id = addSlot(o);
       Slot& s = plan->slots[id];
       if (!s.staticShape) step.dynamic = true;
+      if (s.type.dtype == DataType::kString) step.stringOut = true;
       step.out.push_back(id);
     }
     for (int id : step.out) {
@@ -230,7 +232,9 @@ std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, co
   // Device placement: steps, copies, and the device kernels (made once per plan).
   if (device_.device == Device::kCUDA) device_.backend->preparePlan(*plan, graph_, device_);
 
+  checkPlanTensors(*plan, memoryLimit_);  // before the layout sums their sizes
   planArenas(*plan, graph_.weightBytes());
+  checkPlanTotal(*plan, memoryLimit_);
   if (device_.blockedLayout && !plan->onDevice) assignBlockedLayouts(*plan);
   spdlog::debug("plan: {} steps, arena {} bytes (lower bound {}), device arena {} bytes", plan->steps.size(),
                 plan->stats.arenaBytes, plan->stats.lowerBoundBytes, plan->stats.deviceArenaBytes);

@@ -1,8 +1,10 @@
 // The interpreter loop (host and device plans alike) and the steps whose
 // shapes are only known at run time.
 #include <chrono>
+#include <new>
 
 #include "runtime/executor.h"
+#include "runtime/memory_limit.h"
 #include "shape/infer.h"
 
 namespace oinfer::runtime {
@@ -48,7 +50,18 @@ void Executor::runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& st
     out.sequence.clear();
     if (vi.kind == ValueKind::kTensor && vi.hasShape && isStatic(vi.shape) && vi.dtype != DataType::kUndefined) {
       out.kind = ValueKind::kTensor;
-      out.tensor = Tensor(vi.dtype, toStatic(vi.shape));
+      std::vector<int64_t> shape = toStatic(vi.shape);
+      // Checked before allocating: a shape computed from this run's values
+      // (Expand, Tile, ConstantOfShape, Range ... of input data).
+      out.tensor = Tensor();  // the last run's buffer is freed first
+      const size_t bytes = tensorBytes(vi.dtype, shape);
+      const size_t held = plan.fixedBytes + ctx.scratchBytes;
+      if (bytes > memoryLimit_ || held > memoryLimit_ - bytes || ctx.dynamicBytes > memoryLimit_ - held - bytes)
+        throwOverLimit(node, node.outputs[o], vi.dtype, shape, bytes,
+                       " at run time, with " + std::to_string(held + ctx.dynamicBytes) + " bytes already held",
+                       memoryLimit_);
+      ctx.dynamicBytes += bytes;
+      out.tensor = Tensor(vi.dtype, std::move(shape));
     } else {
       out.kind = vi.kind == ValueKind::kSequence ? ValueKind::kSequence : ValueKind::kTensor;
       out.tensor = Tensor();
@@ -66,6 +79,27 @@ void Executor::runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& st
   }
 }
 
+// String tensors hold their characters outside the tensor's own buffer, so
+// their size is known only once the kernel made them: counted after the step
+// (a StringConcat chain doubling a string stops at the limit, one step past it).
+void Executor::countStrings(const Plan& plan, ExecContext& ctx, const Step& step) {
+  for (size_t o = 0; o < step.out.size(); ++o) {
+    if (step.out[o] < 0) continue;
+    const Tensor& t = ctx.values[step.out[o]].tensor;
+    if (t.dtype() != DataType::kString || !t.data()) continue;
+    size_t chars = 0;
+    for (int64_t k = 0; k < t.numel(); ++k) chars += t.data<std::string>()[k].size();
+    const size_t held = plan.fixedBytes + ctx.scratchBytes + ctx.dynamicBytes;
+    if (chars > memoryLimit_ || held > memoryLimit_ - chars)
+      throw Error(ErrorCode::kResourceExhausted,
+                  step.node->describe() + ": output '" + step.node->outputs[o] + "' holds " + std::to_string(chars) +
+                      " bytes of string data, with " + std::to_string(held) +
+                      " bytes already held; the memory limit is " + std::to_string(memoryLimit_) +
+                      " bytes (SessionOptions::memoryLimitBytes)");
+    ctx.dynamicBytes += chars;
+  }
+}
+
 // One loop for every plan. On a plan with device steps, device work (steps,
 // copies) is queued on the context's stream and waited for only before a
 // host step and at the end, and a captured graph replaces the loop when the
@@ -74,6 +108,7 @@ void Executor::runDynamicStep(const Plan& plan, ExecContext& ctx, const Step& st
 // its own events (finishRun).
 void Executor::execute(Plan& plan, ExecContext& ctx) {
   DeviceBackend* device = plan.onDevice ? device_.backend : nullptr;
+  ctx.dynamicBytes = 0;
   for (size_t id = 0; id < plan.slots.size(); ++id) {
     const Slot& s = plan.slots[id];
     if (s.kind != SlotKind::kOwned || ctx.provided[id] || s.device != Device::kCPU) continue;
@@ -100,23 +135,34 @@ void Executor::execute(Plan& plan, ExecContext& ctx) {
       }
       const bool timed = profiling_ && onHost && (!device || !step.view);
       auto t0 = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-      if (step.copy) {
-        device->copy(plan, ctx, si);
-        pending = true;
-      } else if (step.dynamic) {
-        runDynamicStep(plan, ctx, step);
-      } else if (step.view) {
-        ctx.values[step.out[0]].tensor.assignView(ctx.values[step.in[step.def->viewOfInput]].tensor,
-                                                  plan.slots[step.out[0]].shape);
-      }
-      if (!step.view && !step.copy) {
-        if (step.device != Device::kCPU) {
-          device->runStep(plan, ctx, si);
+      try {
+        if (step.copy) {
+          device->copy(plan, ctx, si);
           pending = true;
-        } else {
-          ctx.kctx[si].control_ = control;
-          ctx.kernels[si]->run(ctx.kctx[si]);
+        } else if (step.dynamic) {
+          runDynamicStep(plan, ctx, step);
+        } else if (step.view) {
+          ctx.values[step.out[0]].tensor.assignView(ctx.values[step.in[step.def->viewOfInput]].tensor,
+                                                    plan.slots[step.out[0]].shape);
         }
+        if (!step.view && !step.copy) {
+          if (step.device != Device::kCPU) {
+            device->runStep(plan, ctx, si);
+            pending = true;
+          } else {
+            ctx.kctx[si].control_ = control;
+            ctx.kernels[si]->run(ctx.kctx[si]);
+            if (step.stringOut) countStrings(plan, ctx, step);
+          }
+        }
+      } catch (const Error& e) {
+        if (!step.node) throw;
+        shape::rethrowNamingNode(*step.node, e);
+      } catch (const std::bad_alloc&) {
+        if (!step.node) throw;
+        throw Error(ErrorCode::kResourceExhausted,
+                    step.node->describe() + ": out of memory (an allocation of the kernel failed; "
+                                            "SessionOptions::memoryLimitBytes bounds the run's planned tensors)");
       }
       if (timed) ctx.times[si] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     }

@@ -11,7 +11,7 @@ namespace {
 class SubgraphExecutor final : public SubgraphRunner {
  public:
   SubgraphExecutor(const Registry& registry, const ir::Graph& parent, const Node& owner, const ir::Graph& body,
-                   ThreadPool* pool)
+                   ThreadPool* pool, size_t memoryLimit)
       : body_(std::make_unique<ir::Graph>(body)) {
     // A subgraph imports its model's opsets.
     for (const auto& [d, v] : parent.opsetImports) body_->opsetImports.emplace(d, v);
@@ -22,6 +22,7 @@ class SubgraphExecutor final : public SubgraphRunner {
       implicitIndex_.push_back(static_cast<int>(it - implicit.begin()));
     }
     exec_ = std::make_unique<Executor>(registry, *body_, pool, false, body_->outerScopeInputs);
+    exec_->setMemoryLimit(memoryLimit);
     for (const auto& o : body_->outputs) fetch_.push_back(o.name);
     owner_ = owner.describe();
   }
@@ -95,9 +96,9 @@ class SubgraphExecutor final : public SubgraphRunner {
 }  // namespace
 
 SubgraphFactory makeSubgraphFactory(const Registry& registry, const ir::Graph& parent, const Node& owner,
-                                    ThreadPool* pool) {
-  return [&registry, &parent, &owner, pool](const ir::Graph& body) -> std::unique_ptr<SubgraphRunner> {
-    return std::make_unique<SubgraphExecutor>(registry, parent, owner, body, pool);
+                                    ThreadPool* pool, size_t memoryLimit) {
+  return [&registry, &parent, &owner, pool, memoryLimit](const ir::Graph& body) -> std::unique_ptr<SubgraphRunner> {
+    return std::make_unique<SubgraphExecutor>(registry, parent, owner, body, pool, memoryLimit);
   };
 }
 

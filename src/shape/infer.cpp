@@ -68,7 +68,31 @@ void mergeDeclared(const Node& node, size_t idx, ValueInfo& out, const ValueInfo
   for (size_t k = 0; k < out.shape.size(); ++k) out.shape[k] = mergeDim(out.shape[k], &decl->shape[k]);
 }
 
+// Whether outputs of these types may be folded (kMaxFoldOutputBytes per node,
+// kMaxFoldTotalBytes in all); `bytes` gets their size. An output whose shape
+// is not static yet (data-dependent: NonZero, Unique) is bounded by its small
+// inputs.
+bool foldedSizeFits(const std::vector<ValueInfo>& outputs, const InferState& st, size_t& bytes) {
+  bytes = 0;
+  for (const ValueInfo& o : outputs) {
+    if (o.kind != ValueKind::kTensor || !o.hasShape || !isStatic(o.shape)) continue;
+    int64_t n = 1;
+    for (const Dim& d : o.shape)
+      if (d.value < 0 || __builtin_mul_overflow(n, d.value, &n)) return false;
+    const size_t elem = o.dtype == DataType::kUndefined ? 8 : dataTypeSize(o.dtype);
+    if (static_cast<uint64_t>(n) > kMaxFoldOutputBytes / (elem ? elem : 1)) return false;
+    bytes += static_cast<size_t>(n) * elem;
+  }
+  return bytes <= kMaxFoldOutputBytes && st.foldedBytes + bytes <= kMaxFoldTotalBytes;
+}
+
 }  // namespace
+
+void rethrowNamingNode(const Node& node, const Error& e) {
+  const std::string what = e.what();
+  if (what.find("node '") != std::string::npos) throw e;
+  throw Error(e.code(), node.describe() + ": " + what);
+}
 
 ValueInfo valueInfoOf(const std::string& name, const Tensor& t) {
   ValueInfo v;
@@ -124,6 +148,11 @@ bool inferNode(const Node& node, InferState& st, const InferHooks& hooks, Symbol
     if (v != st.values.end()) {
       ctx.values_.push_back(&v->second);
       valueElements += v->second.numel();
+      // A string's characters count too: a StringConcat chain doubling a
+      // constant must stop folding, as a numeric one does.
+      if (v->second.dtype() == DataType::kString)
+        for (int64_t k = 0; k < v->second.numel() && valueElements <= kMaxFoldElements; ++k)
+          valueElements += static_cast<int64_t>(v->second.data<std::string>()[k].size());
     } else {
       ctx.values_.push_back(nullptr);
       allValues = false;
@@ -140,7 +169,11 @@ bool inferNode(const Node& node, InferState& st, const InferHooks& hooks, Symbol
   ctx.outputValues_.resize(node.outputs.size());
   ctx.outputSymValues_.resize(node.outputs.size());
 
-  (*fn)(ctx);
+  try {
+    (*fn)(ctx);
+  } catch (const Error& e) {
+    rethrowNamingNode(node, e);
+  }
 
   for (size_t i = 0; i < node.outputs.size(); ++i) {
     if (node.outputs[i].empty()) continue;
@@ -153,9 +186,15 @@ bool inferNode(const Node& node, InferState& st, const InferHooks& hooks, Symbol
   // Fold when every input is known and small (or the node has no inputs, like Constant).
   std::vector<Tensor> folded;
   bool didFold = false;
-  if (fold && allValues && valueElements <= kMaxFoldElements) {
+  size_t outBytes = 0;
+  if (fold && allValues && valueElements <= kMaxFoldElements && foldedSizeFits(ctx.outputs_, st, outBytes)) {
     std::vector<const Tensor*> ins(ctx.values_.begin(), ctx.values_.end());
-    didFold = hooks.evaluate(node, ins, ctx.outputs_, folded);
+    try {
+      didFold = hooks.evaluate(node, ins, ctx.outputs_, folded);
+    } catch (const Error& e) {
+      rethrowNamingNode(node, e);
+    }
+    if (didFold) st.foldedBytes += outBytes;
   }
   for (size_t i = 0; i < node.outputs.size(); ++i) {
     const std::string& name = node.outputs[i];

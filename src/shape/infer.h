@@ -16,7 +16,7 @@
 // runtime -> ops -> shape -> graph).
 //
 // Limits: one pass, no fixed-point iteration; values are only propagated for
-// tensors of at most kMaxFoldElements elements per input; subgraph bodies are
+// tensors of at most kMaxFoldElements elements per input (outputs: kMaxFoldOutputBytes); subgraph bodies are
 // typed by their own ops (If/Loop/Scan shape functions call back in).
 #pragma once
 
@@ -34,6 +34,7 @@ struct InferState {
   std::map<std::string, ValueInfo> types;
   std::map<std::string, Tensor> values;  // known values (constants, folded)
   std::map<std::string, std::vector<Dim>> symValues;
+  size_t foldedBytes = 0;  // bytes of the outputs folded so far (kMaxFoldTotalBytes)
   // Set by the runtime when it re-infers a dynamic step during a run (every
   // input's value known); shape functions see it as InferContext::atRunTime.
   bool runTime = false;
@@ -52,6 +53,18 @@ struct InferHooks {
 };
 
 constexpr int64_t kMaxFoldElements = 1 << 16;
+// Folding never materializes a value larger than this per node, nor more than
+// kMaxFoldTotalBytes in one inference pass: small inputs can describe a huge
+// output (ConstantOfShape, Expand, Tile, Range), which is then left to the
+// run, under SessionOptions::memoryLimitBytes.
+constexpr size_t kMaxFoldOutputBytes = size_t{16} << 20;
+constexpr size_t kMaxFoldTotalBytes = size_t{256} << 20;
+
+// Rethrows an Error raised while `node` was inferred, folded or run
+// (Tensor::toInt64Vector on a float shape input, a kernel's own check) with
+// "<node>: " in front when its message names no node, so every error says
+// where it arose.
+[[noreturn]] void rethrowNamingNode(const Node& node, const Error& e);
 
 // Type of a concrete tensor.
 ValueInfo valueInfoOf(const std::string& name, const Tensor& t);

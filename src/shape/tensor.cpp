@@ -3,11 +3,11 @@
 // indexing ops in tensor_index.cpp.
 #include "shape/tensor.h"
 
-#include "graph/checked_math.h"
-
 #include <algorithm>
 #include <map>
 #include <set>
+
+#include "graph/checked_math.h"
 
 namespace oinfer::shape {
 
@@ -123,6 +123,10 @@ void inferReshape(InferContext& ctx) {
       target->push_back(d);
     }
   } else {
+    if (ctx.numInputs() < 2 || !ctx.hasInput(1)) ctx.fail(ErrorCode::kInvalidModel, "input 1 (shape) is required");
+    if (ctx.input(1).dtype != DataType::kInt64 && ctx.input(1).dtype != DataType::kUndefined)
+      ctx.fail(ErrorCode::kTypeMismatch, inputName(ctx, 1) + " is " + dataTypeName(ctx.input(1).dtype) +
+                                             "; the shape must be int64");
     target = symValues(ctx, 1);
   }
   if (!target) {
@@ -356,8 +360,11 @@ void inferConcat(InferContext& ctx) {
                " has shape " + shapeToString(s0) + ": ranks differ");
     for (int64_t k = 0; k < r; ++k) {
       if (k == axis) {
-        if (s[k].isStatic()) axisSum += s[k].value;
-        else axisStatic = false;
+        if (!s[k].isStatic()) axisStatic = false;
+        else if (!checkedAdd(axisSum, s[k].value, &axisSum))
+          ctx.fail(ErrorCode::kShapeMismatch, "the inputs' dims along axis " + std::to_string(axis) +
+                                                  " add up past int64 (at " + inputName(ctx, i) + " with shape " +
+                                                  shapeToString(s) + ")");
         continue;
       }
       if (s[k].isStatic() && out[k].isStatic() && s[k].value != out[k].value)

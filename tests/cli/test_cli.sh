@@ -44,7 +44,7 @@ case "$CASE" in
     for opt in --input --shape --output-dir --test-data --rtol --atol --bench --warmup --profile \
       --print-plan --threads --device --fp16 --no-cuda-graphs --json --top-k --help --version \
       --fetch --opt-level --list-ops --dot --bench-seconds --progress --timeout --extract --extract-inputs \
-      --extract-outputs --compare; do
+      --extract-outputs --compare --memory-limit; do
       has "$opt"
     done ;;
   version)
@@ -309,6 +309,20 @@ case "$CASE" in
       grep -q 'bench 3/3 runs' "$TMP/tty" || fail "no progress on a terminal"
       grep -q $'\r' "$TMP/tty" || fail "the terminal progress line is not rewritten in place"
     fi ;;
+  memory_limit)
+    # Under the limit the run is as usual; over it, one line naming a node and its bytes.
+    run 0 "$MODEL" --memory-limit 64M
+    has 'probabilities +float32 +\[1,10\] +min'
+    run 0 "$MODEL" --memory-limit 0
+    run 2 "$MODEL" --shape pixels=4096x64 --memory-limit 1K
+    err_has "^oinfer-run: node '[^']+' \([A-Za-z]+\): output '[^']+' \(float32 \[4096,[0-9]+\]\) needs [0-9]+ bytes.*; the memory limit is 1024 bytes \(SessionOptions::memoryLimitBytes\)$"
+    # A random input too large to make names the input.
+    run 2 "$MODEL" --shape pixels=1000000x1000000
+    err_has "^oinfer-run: input 'pixels': cannot make a random tensor of shape \\[1000000,1000000\\]: Tensor: shape \\[1000000,1000000\\] is too large to allocate$"
+    run 2 "$MODEL" --memory-limit 12X
+    err_has "^oinfer-run: --memory-limit: '12X' is not a byte count \(digits, then optionally K, M or G\)$"
+    run 2 "$MODEL" --memory-limit 99999999999G
+    err_has "too large" ;;
   timeout)
     # A Loop of INT64_MAX iterations stops at the deadline, between iterations.
     # (run's own 120 s limit fails the test if it does not stop.)

@@ -420,5 +420,53 @@ TEST(HostileModels, ChainedStringConcat) {
   }
 }
 
+// ---- found by the generated corpus (tests/hostile) --------------------------
+
+// An Error raised without a node's name (Tensor::toInt64Vector on a float
+// shape input, a kernel's own message) gets the node in front, at plan time
+// and at run time.
+TEST(HostileModels, ErrorsNameTheirNode) {
+  ir::Graph g = graph(17);
+  g.inputs.push_back(tensorInfo("x", DataType::kFloat, {2, 2}));
+  g.initializers["s"] = Tensor::fromVector<float>({2}, {2, 2});
+  g.nodes.push_back(node("expand_node", "Expand", {"x", "s"}, {"y"}));
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  EXPECT_EQ(sessionError(g, {{"x", Tensor(DataType::kFloat, {2, 2})}}),
+            "node 'expand_node' (Expand): expected an integer tensor, got float32");
+
+  ir::Graph c = graph(17);
+  c.inputs.push_back(tensorInfo("s", DataType::kString, {1}));
+  c.nodes.push_back(node("cast_node", "Cast", {"s"}, {"y"}, {passes::util::intAttr("to", 1)}));
+  c.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  EXPECT_EQ(sessionError(c, {{"s", strings({1}, {"--3"})}}),
+            "node 'cast_node' (Cast): Cast: cannot parse '--3' as a number");
+}
+
+TEST(HostileModels, ConcatAxisSumOverflow) {
+  // Two empty inputs declared [2^62, 0]: the output's axis would be 2^63.
+  ir::Graph g = graph(17);
+  g.inputs.push_back(tensorInfo("a", DataType::kFloat, {int64_t{1} << 62, 0}));
+  g.nodes.push_back(node("concat_node", "Concat", {"a", "a"}, {"y"}, {passes::util::intAttr("axis", 0)}));
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  ErrorCode code{};
+  EXPECT_EQ(sessionError(std::move(g), {}, &code),
+            "node 'concat_node' (Concat): the inputs' dims along axis 0 add up past int64 (at input 1 ('a') with "
+            "shape [4611686018427387904,0])");
+  EXPECT_EQ(code, ErrorCode::kShapeMismatch);
+}
+
+TEST(HostileModels, ReshapeFloatShape) {
+  // Used to reach the run as an internal "shape [unk__0] is not static".
+  ir::Graph g = graph(17);
+  g.inputs.push_back(tensorInfo("x", DataType::kFloat, {2, 2}));
+  g.initializers["s"] = Tensor::fromVector<float>({1}, {4});
+  g.nodes.push_back(node("reshape_node", "Reshape", {"x", "s"}, {"y"}));
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  ErrorCode code{};
+  EXPECT_EQ(sessionError(std::move(g), {{"x", Tensor(DataType::kFloat, {2, 2})}}, &code),
+            "node 'reshape_node' (Reshape): input 1 ('s') is float32; the shape must be int64");
+  EXPECT_EQ(code, ErrorCode::kTypeMismatch);
+}
+
 }  // namespace
 }  // namespace oinfer

@@ -116,5 +116,16 @@ TEST(TfIdf, UnknownModeIsAnError) {
   t.expectError("attribute 'mode' must be 'TF', 'IDF' or 'TFIDF', got 'BM25'");
 }
 
+TEST(TfIdf, HugeSkipCountIsBoundedByTheRow) {
+  // max_skip_count 2^40 (a hostile model) counts what max_skip_count 2 does
+  // on a row of 8 (Int64IdfNoWeights's values), at once: skips past the row
+  // reach nothing.
+  OpTester t("TfIdfVectorizer", 9);
+  t.attr("mode", "IDF").attr("min_gram_length", int64_t{1}).attr("max_gram_length", int64_t{1} << 40).attr("max_skip_count", int64_t{1} << 40).attr("ngram_counts", std::vector<int64_t>{0, 3}).attr("ngram_indexes", std::vector<int64_t>{0, 1, 2, 3, 4}).attr("pool_int64s", std::vector<int64_t>{4, 5, 9, 5, 6, 4, 6})
+      .input("X", Tensor::fromVector<int64_t>({8}, {4, 5, 6, 7, 5, 4, 5, 6}))
+      .expect("y0", Tensor::fromVector<float>({5}, {1, 1, 0, 1, 1}));
+  t.run();
+}
+
 }  // namespace
 }  // namespace oinfer::testing

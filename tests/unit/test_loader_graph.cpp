@@ -511,3 +511,48 @@ TEST(LoaderFunction, InlinedInsideSubgraph) {
   EXPECT_EQ(then->nodes[0].inputs, (std::vector<std::string>{"X", "Y"}));
   EXPECT_EQ(then->nodes[1].outputs, (std::vector<std::string>{"o"}));
 }
+
+// Each level calls the one below twice: 2^k nodes from k + 1 small functions.
+// The expansion is counted before anything is inlined, and 2^24 nodes are
+// refused at once (inlining 2^20 of them took over a minute).
+namespace {
+onnx::ModelProto doublingFunctions(int levels) {
+  auto m = callModel();
+  for (int k = 0; k <= levels; ++k) {
+    auto* f = m.add_functions();
+    f->set_name("L" + std::to_string(k));
+    f->set_domain("local");
+    f->add_input("a");
+    f->add_output("b");
+    auto* op = f->add_opset_import();
+    op->set_version(17);
+    if (k == 0) {
+      auto* relu = f->add_node();
+      relu->set_op_type("Relu");
+      relu->add_input("a");
+      relu->add_output("b");
+      continue;
+    }
+    auto* first = f->add_node();
+    first->set_op_type("L" + std::to_string(k - 1));
+    first->set_domain("local");
+    first->add_input("a");
+    first->add_output("t");
+    auto* second = f->add_node();
+    second->CopyFrom(*first);
+    second->set_input(0, "t");
+    second->set_output(0, "b");
+  }
+  call(m, "L" + std::to_string(levels), {"X"}, {"Z"}, "top");
+  return m;
+}
+}  // namespace
+
+TEST(LoaderFunction, ExpansionCountedBeforeInlining) {
+  ir::Graph g = load(doublingFunctions(10));
+  EXPECT_EQ(g.nodes.size(), 1u + 1024u);  // the model's Relu, and the 2^10 inlined
+  EXPECT_HAS(loadError(doublingFunctions(21)),
+             "inlining model-local functions would produce 2097153 nodes, more than the limit of 1048576");
+  EXPECT_HAS(loadError(doublingFunctions(31)),
+             "inlining model-local functions would produce more than 4194304 nodes, more than the limit of 1048576");
+}

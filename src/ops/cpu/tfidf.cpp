@@ -172,7 +172,10 @@ class TfIdfKernel final : public Kernel {
   template <class Key, class T>
   void countRow(const Trie<Key>& trie, const T* x, int64_t C, int64_t* f) const {
     int64_t startSize = minGram_;
-    for (int64_t skip = 1; skip <= maxSkip_ + 1; ++skip) {
+    // A skip of C or more reaches no second item: only unigrams, counted at
+    // skip 1. Bounded so (a hostile max_skip_count of 2^40 looped for hours).
+    const int64_t lastSkip = std::min(maxSkip_, C - 1) + 1;
+    for (int64_t skip = 1; skip <= lastSkip; ++skip) {
       for (int64_t start = 0; start < C; ++start) {
         if (start + skip * (startSize - 1) >= C) break;
         int32_t at = 0;
