@@ -115,7 +115,10 @@ case "$MODE" in
     # Fork mode with one job: a crash, leak, timeout or out-of-memory input is
     # saved and the campaign goes on (the -ignore_* flags); the corpus grows
     # in $corpus. Stats lines: "#N: cov: C ft: F corp: ... exec/s: E oom/timeout/crash: o/t/c time: Ns".
-    exec nice -n 19 "$BUILD/oinfer_fuzz_session" "${COMMON[@]}" -timeout=30 -max_total_time="$secs" \
+    # A copy of the binary: rebuilding the build folder (a fix, the ASan
+    # tests) does not change what the campaign's forked jobs run.
+    cp "$BUILD/oinfer_fuzz_session" "$BUILD/oinfer_fuzz_session.campaign"
+    exec nice -n 19 "$BUILD/oinfer_fuzz_session.campaign" "${COMMON[@]}" -timeout=30 -max_total_time="$secs" \
       -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -print_final_stats=1 \
       -dict="$SEEDS/onnx.dict" -artifact_prefix="$findings" "$corpus" "$SEEDS/session" \
       >"$BUILD/campaign.log" 2>&1
