@@ -180,6 +180,9 @@ std::vector<int64_t> checkConvInputs(InferContext& ctx, const WindowAttrs& a, bo
   std::vector<int64_t> kernel(nd, -1);
   for (size_t d = 0; d < nd; ++d) {
     const Dim& wk = w[d + 2];
+    // An empty kernel has no output formula (the kernels would divide by its size).
+    if (wk.isStatic() && wk.value == 0)
+      ctx.fail(inputName(ctx, 1) + " has shape " + shapeToString(w) + ": kernel dims must be positive");
     if (!a.kernel.empty()) {
       if (wk.isStatic() && wk.value != a.kernel[d])
         ctx.fail("attribute 'kernel_shape' " + shapeToString(a.kernel) + " disagrees with " + inputName(ctx, 1) +

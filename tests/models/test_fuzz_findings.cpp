@@ -59,5 +59,30 @@ TEST(FuzzFindings, DeclaredOutputShapeDoesNotOverrideTheData) {
   }
 }
 
+// A weight given as a graph input with an empty spatial dim: ConvTranspose's
+// tiling divided by the kernel size (SIGFPE). Conv and ConvTranspose now
+// refuse an empty kernel in shape inference, naming the weight.
+TEST(FuzzFindings, EmptyConvKernelIsAnError) {
+  for (const char* op : {"ConvTranspose", "Conv"}) {
+    const int64_t wd1 = std::string(op) == "Conv" ? 1 : 2;  // Conv's W is [M, C, k..], ConvTranspose's [C, M, k..]
+    ir::Graph g;
+    g.opsetImports[""] = 17;
+    g.inputs.push_back(ValueInfo{"X", ValueKind::kTensor, DataType::kFloat, true, {1, 1, 3, 3}});
+    g.inputs.push_back(ValueInfo{"W", ValueKind::kTensor, DataType::kFloat, true, {1, wd1, Dim::sym("M"), 3}});
+    g.nodes.push_back(opNode(op, {"X", "W"}, {"Y"}));
+    g.outputs.push_back(ValueInfo{"Y", ValueKind::kTensor, DataType::kFloat, false, {}});
+    Session session(wrap(std::move(g)));
+    const TensorMap in = {{"X", Tensor(DataType::kFloat, {1, 1, 3, 3})}, {"W", Tensor(DataType::kFloat, {1, wd1, 0, 3})}};
+    try {
+      session.run(in);
+      ADD_FAILURE() << op << ": no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), std::string("node 'Y' (") + op +
+                                           "): input 1 ('W') has shape [1," + std::to_string(wd1) +
+                                           ",0,3]: kernel dims must be positive");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace oinfer
