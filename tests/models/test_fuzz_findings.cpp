@@ -84,5 +84,66 @@ TEST(FuzzFindings, EmptyConvKernelIsAnError) {
   }
 }
 
+// AveragePool with SAME_UPPER padding and kernel_shape [2^40, 2] on a 32x32
+// input: legal (the padding absorbs the kernel), but the tap tables were
+// filled by walking every tap, for hours. They are closed-form now: each
+// output averages the input rows its window covers, here all 32 (and 2
+// columns, the SAME padding's last column alone).
+TEST(FuzzFindings, HugePoolKernelWithSamePaddingIsQuick) {
+  ir::Graph g;
+  g.opsetImports[""] = 19;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 1, 32, 32}});
+  Node n = opNode("AveragePool", {"x"}, {"y"});
+  ir::Attribute pad;
+  pad.name = "auto_pad";
+  pad.type = ir::AttrType::kString;
+  pad.s = "SAME_UPPER";
+  ir::Attribute ks;
+  ks.name = "kernel_shape";
+  ks.type = ir::AttrType::kInts;
+  ks.ints = {int64_t{1} << 40, 2};
+  n.attributes = {pad, ks};
+  g.nodes.push_back(n);
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  Session session(wrap(std::move(g)));
+  Tensor x(DataType::kFloat, {1, 1, 32, 32});
+  for (int64_t i = 0; i < x.numel(); ++i) x.data<float>()[i] = float(i % 32);  // column index
+  const std::vector<Tensor> out = session.run({{"x", x}});
+  ASSERT_EQ(out[0].shape(), (std::vector<int64_t>{1, 1, 32, 32}));
+  // Columns: window [ow, ow + 2) clipped to 32, averaged over the covered cells (count_include_pad 0).
+  for (int64_t oh : {0, 17, 31})
+    for (int64_t ow : {0, 5, 30, 31})
+      EXPECT_FLOAT_EQ(out[0].data<float>()[oh * 32 + ow], ow == 31 ? 31.f : float(ow) + 0.5f) << oh << "," << ow;
+}
+
+// The same kernel with a dilation that makes its extent overflow int64: an
+// Error naming the node, not undefined arithmetic.
+TEST(FuzzFindings, PoolKernelExtentOverflowIsAnError) {
+  ir::Graph g;
+  g.opsetImports[""] = 19;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 1, 4, 4}});
+  Node n = opNode("MaxPool", {"x"}, {"y"});
+  ir::Attribute ks;
+  ks.name = "kernel_shape";
+  ks.type = ir::AttrType::kInts;
+  ks.ints = {int64_t{1} << 40, 1};
+  ir::Attribute dil;
+  dil.name = "dilations";
+  dil.type = ir::AttrType::kInts;
+  dil.ints = {int64_t{1} << 40, 1};
+  n.attributes = {ks, dil};
+  g.nodes.push_back(n);
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  try {
+    Session session(wrap(std::move(g)));
+    session.run({{"x", Tensor(DataType::kFloat, {1, 1, 4, 4})}});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "node 'y' (MaxPool): spatial dim 0: kernel 1099511627776 with dilation 1099511627776 spans more than "
+              "int64 can count");
+  }
+}
+
 }  // namespace
 }  // namespace oinfer
