@@ -315,6 +315,18 @@ TEST(ElementwisePow, Int32BaseFloatExponent) {
   t.run();
 }
 
+// An integer base with a float exponent whose power is NaN or outside the
+// type (a fuzz finding: the cast was undefined behaviour). NaN gives 0, the
+// rest saturates: pow(2, NaN), pow(-2, 0.5) -> 0; pow(0, -1) = inf and
+// pow(3, 100) -> INT32_MAX; pow(-3, 101) -> INT32_MIN; pow(2, 3) = 8 as before.
+TEST(ElementwisePow, Int32BaseFloatExponentOutOfRangeSaturates) {
+  OpTester t("Pow", 15);
+  t.input("A", Tensor::fromVector<int32_t>({6}, {2, -2, 0, 3, -3, 2}));
+  t.input("B", Tensor::fromVector<float>({6}, {std::numeric_limits<float>::quiet_NaN(), 0.5f, -1.0f, 100.0f, 101.0f, 3.0f}));
+  t.expect("Y", Tensor::fromVector<int32_t>({6}, {0, 0, INT32_MAX, INT32_MAX, INT32_MIN, 8}));
+  t.run();
+}
+
 // ref(op='Pow', ins=[A([[1,2],[3,4]],np.float64), A(2,np.float64)], opset=7)
 TEST(ElementwisePow, Opset7Broadcast) {
   OpTester t("Pow", 7);

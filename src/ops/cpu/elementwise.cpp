@@ -76,8 +76,14 @@ struct IntPow {
       if (e & 1) r *= x;
     return static_cast<T>(r);
   }
+  // A float exponent can give NaN or a value beyond T, whose cast is
+  // undefined: NaN gives 0, the rest saturates to T's range.
   template <class T> T operator()(T base, double e) const {
-    return static_cast<T>(std::pow(static_cast<double>(base), e));
+    const double r = std::pow(static_cast<double>(base), e);
+    if (r != r) return 0;
+    if (r >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+    if (r <= static_cast<double>(std::numeric_limits<T>::lowest())) return std::numeric_limits<T>::lowest();
+    return static_cast<T>(r);
   }
 };
 
