@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "ops/cpu/elementwise_kernels.h"
 #include "shape/elementwise.h"
@@ -12,14 +13,31 @@ namespace oinfer {
 namespace cpu {
 namespace {
 
+// Integers wrap on overflow (two's complement, like onnxruntime in
+// practice): the arithmetic runs in an unsigned type at least as wide as
+// unsigned int, since signed overflow, and uint16 * uint16 promoted to int,
+// are undefined behaviour.
+template <class T>
+using WrapType = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+template <class T> constexpr bool kWraps = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
 struct AddOp {
-  template <class T> auto operator()(T a, T b) const { return a + b; }
+  template <class T> auto operator()(T a, T b) const {
+    if constexpr (kWraps<T>) return static_cast<T>(static_cast<WrapType<T>>(a) + static_cast<WrapType<T>>(b));
+    else return a + b;
+  }
 };
 struct SubOp {
-  template <class T> auto operator()(T a, T b) const { return a - b; }
+  template <class T> auto operator()(T a, T b) const {
+    if constexpr (kWraps<T>) return static_cast<T>(static_cast<WrapType<T>>(a) - static_cast<WrapType<T>>(b));
+    else return a - b;
+  }
 };
 struct MulOp {
-  template <class T> auto operator()(T a, T b) const { return a * b; }
+  template <class T> auto operator()(T a, T b) const {
+    if constexpr (kWraps<T>) return static_cast<T>(static_cast<WrapType<T>>(a) * static_cast<WrapType<T>>(b));
+    else return a * b;
+  }
 };
 // Integer division truncates like C. Division by zero gives 0 and the one
 // overflowing case (MIN / -1) wraps, instead of trapping the process.
