@@ -18,7 +18,7 @@
 #                                      the run goes on; log: build-fuzz/campaign.log
 #
 # Environment: OINFER_FUZZ_BUILD_DIR (default build-fuzz), OINFER_JOBS (build
-# jobs). A finding reproduces with: build-fuzz/oinfer_fuzz_session FILE.
+# jobs). A finding reproduces with: build-fuzz/tests/fuzz/oinfer_fuzz_session FILE.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -72,7 +72,7 @@ replay() {
     mapfile -t files < <(find "$dir" -type f ! -name '*.md' | sort)
     ((${#files[@]})) || continue
     echo "fuzz: replaying ${#files[@]} regression inputs on oinfer_fuzz_$target"
-    if ! "$BUILD/oinfer_fuzz_$target" "${COMMON[@]}" -timeout=120 "${files[@]}" >"$BUILD/replay_$target.log" 2>&1; then
+    if ! "$BUILD/tests/fuzz/oinfer_fuzz_$target" "${COMMON[@]}" -timeout=120 "${files[@]}" >"$BUILD/replay_$target.log" 2>&1; then
       echo "fuzz: a regression input fails again on oinfer_fuzz_$target:"
       tail -n 40 "$BUILD/replay_$target.log"
       ok=0
@@ -86,7 +86,7 @@ fuzz_for() {  # target seconds
   local corpus="$BUILD/corpus-ci/$target" art="$BUILD/artifacts-ci/$target/"
   mkdir -p "$corpus" "$art"
   echo "fuzz: $target for ${secs}s"
-  if ! "$BUILD/oinfer_fuzz_$target" "${COMMON[@]}" -timeout=60 -max_total_time="$secs" -print_final_stats=1 \
+  if ! "$BUILD/tests/fuzz/oinfer_fuzz_$target" "${COMMON[@]}" -timeout=60 -max_total_time="$secs" -print_final_stats=1 \
       -dict="$SEEDS/onnx.dict" -artifact_prefix="$art" "$corpus" "$SEEDS/$target" >"$BUILD/ci_$target.log" 2>&1; then
     echo "fuzz: oinfer_fuzz_$target found a failure (input saved in $art; add it to tests/fuzz/regressions/$target/):"
     tail -n 60 "$BUILD/ci_$target.log"
@@ -117,7 +117,7 @@ case "$MODE" in
     # in $corpus. Stats lines: "#N: cov: C ft: F corp: ... exec/s: E oom/timeout/crash: o/t/c time: Ns".
     # A copy of the binary: rebuilding the build folder (a fix, the ASan
     # tests) does not change what the campaign's forked jobs run.
-    cp "$BUILD/oinfer_fuzz_session" "$BUILD/oinfer_fuzz_session.campaign"
+    cp "$BUILD/tests/fuzz/oinfer_fuzz_session" "$BUILD/oinfer_fuzz_session.campaign"
     exec nice -n 19 "$BUILD/oinfer_fuzz_session.campaign" "${COMMON[@]}" -timeout=30 -max_total_time="$secs" \
       -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -print_final_stats=1 \
       -dict="$SEEDS/onnx.dict" -artifact_prefix="$findings" "$corpus" "$SEEDS/session" \
