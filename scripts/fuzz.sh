@@ -117,7 +117,9 @@ case "$MODE" in
     # in $corpus. Stats lines: "#N: cov: C ft: F corp: ... exec/s: E oom/timeout/crash: o/t/c time: Ns".
     # A copy of the binary: rebuilding the build folder (a fix, the ASan
     # tests) does not change what the campaign's forked jobs run.
-    cp "$BUILD/tests/fuzz/oinfer_fuzz_session" "$BUILD/oinfer_fuzz_session.campaign"
+    # (copied, then renamed: an earlier campaign may still run the old file)
+    cp "$BUILD/tests/fuzz/oinfer_fuzz_session" "$BUILD/oinfer_fuzz_session.campaign.tmp"
+    mv -f "$BUILD/oinfer_fuzz_session.campaign.tmp" "$BUILD/oinfer_fuzz_session.campaign"
     exec nice -n 19 "$BUILD/oinfer_fuzz_session.campaign" "${COMMON[@]}" -timeout=30 -max_total_time="$secs" \
       -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -print_final_stats=1 \
       -dict="$SEEDS/onnx.dict" -artifact_prefix="$findings" "$corpus" "$SEEDS/session" \
