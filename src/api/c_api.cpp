@@ -123,8 +123,20 @@ oinfer_model* newModel(oinfer::Graph graph) {
   return model.release();
 }
 
+// A C caller may pass any int as one of the API's enums (a C enum is an
+// int); reading such a value as the C++ enum is undefined behaviour when it
+// lies outside the enumerators' range (UBSan's enum check), so the bits are
+// read as the int they are.
+template <class E>
+int32_t enumBits(E e) {
+  static_assert(sizeof(E) == sizeof(int32_t), "the C API's enums are int-sized");
+  int32_t v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
+
 DataType checkedDtype(oinfer_dtype dtype) {
-  const int32_t v = static_cast<int32_t>(dtype);
+  const int32_t v = enumBits(dtype);
   if (!oinfer::isValidDataType(v) || v == 0)
     invalid("dtype " + std::to_string(v) + " is not a data type");
   if (static_cast<DataType>(v) == DataType::kString)
@@ -171,7 +183,7 @@ extern "C" {
 // ---- status, version, data types ------------------------------------------------
 
 const char* oinfer_status_name(oinfer_status status) {
-  switch (status) {
+  switch (enumBits(status)) {
     case OINFER_OK: return "OINFER_OK";
     case OINFER_INVALID_MODEL: return "OINFER_INVALID_MODEL";
     case OINFER_UNSUPPORTED_OP: return "OINFER_UNSUPPORTED_OP";
@@ -195,12 +207,12 @@ const char* oinfer_version(void) { return OINFER_VERSION_STRING; }
 int oinfer_c_api_version(void) { return OINFER_C_API_VERSION; }
 
 const char* oinfer_dtype_name(oinfer_dtype dtype) {
-  const int32_t v = static_cast<int32_t>(dtype);
+  const int32_t v = enumBits(dtype);
   return oinfer::isValidDataType(v) ? oinfer::dataTypeName(static_cast<DataType>(v)) : "undefined";
 }
 
 size_t oinfer_dtype_size(oinfer_dtype dtype) {
-  const int32_t v = static_cast<int32_t>(dtype);
+  const int32_t v = enumBits(dtype);
   if (!oinfer::isValidDataType(v) || v == 0 || static_cast<DataType>(v) == DataType::kString) return 0;
   return oinfer::dataTypeSize(static_cast<DataType>(v));
 }
@@ -382,10 +394,11 @@ oinfer_status oinfer_session_options_set_device(oinfer_session_options* options,
                                                int device_index) {
   return guard("oinfer_session_options_set_device", [&] {
     require(options, "options");
-    if (device != OINFER_DEVICE_CPU && device != OINFER_DEVICE_CUDA)
-      invalid("device " + std::to_string(static_cast<int>(device)) + " is neither OINFER_DEVICE_CPU nor OINFER_DEVICE_CUDA");
+    const int32_t d = enumBits(device);
+    if (d != OINFER_DEVICE_CPU && d != OINFER_DEVICE_CUDA)
+      invalid("device " + std::to_string(d) + " is neither OINFER_DEVICE_CPU nor OINFER_DEVICE_CUDA");
     if (device_index < 0) invalid("device_index is " + std::to_string(device_index) + "; it must be >= 0");
-    options->options.device = device == OINFER_DEVICE_CUDA ? oinfer::Device::kCUDA : oinfer::Device::kCPU;
+    options->options.device = d == OINFER_DEVICE_CUDA ? oinfer::Device::kCUDA : oinfer::Device::kCPU;
     options->options.deviceIndex = device_index;
     options->options.deviceIO = false;  // the C API's tensors live in host memory
   });

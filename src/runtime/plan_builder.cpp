@@ -193,6 +193,14 @@ std::shared_ptr<Plan> Executor::makePlan(const std::vector<InputType>& types, co
         if (t != st.types.end() && t->second.kind != ValueKind::kTensor) step.view = false;
       }
     }
+    // A tensor input whose shape is known only at run time makes the step
+    // dynamic even when its outputs have static shapes: those can come from
+    // the file's declarations (value_info, graph outputs), which the data may
+    // contradict, and the kernel would read its input at the planned shape.
+    for (int id : step.in)
+      if (id >= 0 && plan->slots[id].type.kind == ValueKind::kTensor && !plan->slots[id].staticShape &&
+          plan->slots[id].kind != SlotKind::kWeight && plan->slots[id].kind != SlotKind::kConstant)
+        step.dynamic = true;
     for (const auto& o : node.outputs) {
       if (o.empty()) {
         step.out.push_back(-1);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "graph/checked_math.h"
+
 namespace oinfer::shape {
 
 namespace {
@@ -60,14 +62,34 @@ WindowAttrs parseWindowAttrs(const Node& node, size_t nd, bool requireKernel, co
   return a;
 }
 
+namespace {
+// The kernel's extent (k - 1) * dilation + 1, and the padded input size, as
+// an Error naming the node when they do not fit in int64 (attributes are
+// untrusted; the sizes below are sums and products of them).
+int64_t kernelSpan(const Node& node, size_t d, int64_t k, int64_t dilation) {
+  int64_t span = 0;
+  if (!checkedMul(k - 1, dilation, &span) || !checkedAdd(span, 1, &span))
+    nodeFail(node, "spatial dim " + std::to_string(d) + ": kernel " + std::to_string(k) + " with dilation " +
+                       std::to_string(dilation) + " spans more than int64 can count");
+  return span;
+}
+void checkPaddedSize(const Node& node, size_t d, int64_t in, int64_t padBegin, int64_t padEnd) {
+  int64_t padded = 0;
+  if (!checkedAdd(in, padBegin, &padded) || !checkedAdd(padded, padEnd, &padded))
+    nodeFail(node, "spatial dim " + std::to_string(d) + ": input size " + std::to_string(in) + " with pads " +
+                       std::to_string(padBegin) + " and " + std::to_string(padEnd) + " overflows int64");
+}
+}  // namespace
+
 WindowDim windowDim(const Node& node, const WindowAttrs& a, size_t d, int64_t in, int64_t k) {
   const int64_t s = a.strides[d];
-  const int64_t span = (k - 1) * a.dilations[d] + 1;
+  const int64_t span = kernelSpan(node, d, k, a.dilations[d]);
   WindowDim r{0, 0, 0};
   switch (a.autoPad) {
     case AutoPad::kNotSet: {
       r.padBegin = a.pads[d];
       r.padEnd = a.pads[d + a.strides.size()];
+      checkPaddedSize(node, d, in, r.padBegin, r.padEnd);
       const int64_t room = in + r.padBegin + r.padEnd - span;
       if (room < 0) break;
       r.out = (a.ceilMode ? ceilDiv(room, s) : room / s) + 1;
@@ -81,7 +103,12 @@ WindowDim windowDim(const Node& node, const WindowAttrs& a, size_t d, int64_t in
     case AutoPad::kSameUpper:
     case AutoPad::kSameLower: {
       r.out = ceilDiv(in, s);
-      const int64_t total = std::max<int64_t>(0, (r.out - 1) * s + span - in);
+      // (out - 1) * s < in, so only adding the span can overflow.
+      int64_t total = 0;
+      if (!checkedAdd((r.out - 1) * s - in, span, &total))
+        nodeFail(node, "spatial dim " + std::to_string(d) + ": the padding for kernel extent " + std::to_string(span) +
+                           " overflows int64");
+      total = std::max<int64_t>(0, total);
       r.padBegin = a.autoPad == AutoPad::kSameUpper ? total / 2 : total - total / 2;
       r.padEnd = total - r.padBegin;
       break;
@@ -96,7 +123,11 @@ WindowDim windowDim(const Node& node, const WindowAttrs& a, size_t d, int64_t in
 WindowDim transposeDim(const Node& node, const WindowAttrs& a, size_t d, int64_t in, int64_t k,
                        int64_t outputPadding, int64_t outputShape) {
   const int64_t s = a.strides[d];
-  const int64_t natural = s * (in - 1) + outputPadding + (k - 1) * a.dilations[d] + 1;
+  int64_t natural = 0;
+  if (!checkedMul(s, in - 1, &natural) || !checkedAdd(natural, outputPadding, &natural) ||
+      !checkedAdd(natural, kernelSpan(node, d, k, a.dilations[d]), &natural))
+    nodeFail(node, "spatial dim " + std::to_string(d) + ": output size of input " + std::to_string(in) +
+                       ", stride " + std::to_string(s) + " and kernel " + std::to_string(k) + " overflows int64");
   WindowDim r{0, 0, 0};
   int64_t out = outputShape;
   if (out < 0 && (a.autoPad == AutoPad::kSameUpper || a.autoPad == AutoPad::kSameLower)) out = in * s;
@@ -180,6 +211,9 @@ std::vector<int64_t> checkConvInputs(InferContext& ctx, const WindowAttrs& a, bo
   std::vector<int64_t> kernel(nd, -1);
   for (size_t d = 0; d < nd; ++d) {
     const Dim& wk = w[d + 2];
+    // An empty kernel has no output formula (the kernels would divide by its size).
+    if (wk.isStatic() && wk.value == 0)
+      ctx.fail(inputName(ctx, 1) + " has shape " + shapeToString(w) + ": kernel dims must be positive");
     if (!a.kernel.empty()) {
       if (wk.isStatic() && wk.value != a.kernel[d])
         ctx.fail("attribute 'kernel_shape' " + shapeToString(a.kernel) + " disagrees with " + inputName(ctx, 1) +

@@ -25,8 +25,15 @@
 // and allocations inside the standard library alike.
 // AddressSanitizer and ThreadSanitizer own the malloc family themselves; in
 // those builds nothing is interposed and the counting tests are skipped.
+// (GCC defines __SANITIZE_*; clang answers __has_feature.)
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define OINFER_COUNT_ALLOCS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define OINFER_COUNT_ALLOCS 0
+#else
+#define OINFER_COUNT_ALLOCS 1
+#endif
 #else
 #define OINFER_COUNT_ALLOCS 1
 #endif

@@ -552,7 +552,8 @@ TEST(ConvStrategy, ChannelVecBlocked) {
     const Tensor z = rnd(plain.shape(), 34);
     const std::vector<PackedB> packed = conv::packCvecWeights(g, w.data<float>());
     const std::vector<float> xb = toBlocked(x.data<float>(), g.N, g.C, g.imgSize);
-    for (const auto& [in, out] : {std::pair{true, false}, {false, true}, {true, true}}) {
+    for (const auto& io : {std::pair{true, false}, {false, true}, {true, true}}) {
+      const bool in = io.first, out = io.second;  // not a structured binding: clang 14 cannot capture those
       if (!conv::choose::cvecBlockedSuits(g, in, out)) continue;
       ++runs;
       const std::string label = shapeToString(c.xs) + " * " + shapeToString(c.ws) + (in ? " X blocked" : "") +

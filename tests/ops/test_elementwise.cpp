@@ -79,6 +79,28 @@ using oinfer::testing::kInf;
 using oinfer::testing::kNaN;
 
 // ref(op='Add', ins=[A([[1.5,-2,3],[4,5,-6]]), A([[0.25,2,-3],[1,1,1]])], opset=14)
+// Integer overflow wraps (two's complement; a fuzz finding: uint16 * uint16
+// is computed in int and overflowed, undefined behaviour, as signed
+// overflow in Add / Sub / Mul was). numpy gives the same values.
+TEST(ElementwiseIntegerOverflow, Wraps) {
+  OpTester mul("Mul", 14);
+  mul.input("A", Tensor::fromVector<uint16_t>({2}, {65535, 300})).input("B", Tensor::fromVector<uint16_t>({2}, {65534, 300}));
+  mul.expect("Y", Tensor::fromVector<uint16_t>({2}, {2, 24464}));  // (65535 * 65534) % 65536, 90000 % 65536
+  mul.run();
+  OpTester mul8("Mul", 14);
+  mul8.input("A", Tensor::fromVector<int8_t>({1}, {100})).input("B", Tensor::fromVector<int8_t>({1}, {3}));
+  mul8.expect("Y", Tensor::fromVector<int8_t>({1}, {44}));  // 300 - 256
+  mul8.run();
+  OpTester add("Add", 14);
+  add.input("A", Tensor::fromVector<int32_t>({1}, {INT32_MAX})).input("B", Tensor::fromVector<int32_t>({1}, {1}));
+  add.expect("Y", Tensor::fromVector<int32_t>({1}, {INT32_MIN}));
+  add.run();
+  OpTester sub("Sub", 14);
+  sub.input("A", Tensor::fromVector<int64_t>({1}, {INT64_MIN})).input("B", Tensor::fromVector<int64_t>({1}, {1}));
+  sub.expect("Y", Tensor::fromVector<int64_t>({1}, {INT64_MAX}));
+  sub.run();
+}
+
 TEST(ElementwiseAdd, SameShape) {
   OpTester t("Add", 14);
   t.input("A", Tensor::fromVector<float>({2,3}, {1.5, -2.0, 3.0, 4.0, 5.0, -6.0}));
@@ -312,6 +334,18 @@ TEST(ElementwisePow, Int32BaseFloatExponent) {
   t.input("A", Tensor::fromVector<int32_t>({3}, {2, 3, 5}));
   t.input("B", Tensor::fromVector<float>({3}, {0.5, 2.5, 1.0}));
   t.expect("Y", Tensor::fromVector<int32_t>({3}, {1, 15, 5}));
+  t.run();
+}
+
+// An integer base with a float exponent whose power is NaN or outside the
+// type (a fuzz finding: the cast was undefined behaviour). NaN gives 0, the
+// rest saturates: pow(2, NaN), pow(-2, 0.5) -> 0; pow(0, -1) = inf and
+// pow(3, 100) -> INT32_MAX; pow(-3, 101) -> INT32_MIN; pow(2, 3) = 8 as before.
+TEST(ElementwisePow, Int32BaseFloatExponentOutOfRangeSaturates) {
+  OpTester t("Pow", 15);
+  t.input("A", Tensor::fromVector<int32_t>({6}, {2, -2, 0, 3, -3, 2}));
+  t.input("B", Tensor::fromVector<float>({6}, {std::numeric_limits<float>::quiet_NaN(), 0.5f, -1.0f, 100.0f, 101.0f, 3.0f}));
+  t.expect("Y", Tensor::fromVector<int32_t>({6}, {0, 0, INT32_MAX, INT32_MAX, INT32_MIN, 8}));
   t.run();
 }
 

@@ -34,6 +34,24 @@ TEST(ImageRoi, Col2ImStridesPadsDilations) {
   t.run();
 }
 
+// A zero stride (a fuzz finding: integer division by zero, SIGFPE) and a
+// non-positive block are Errors naming the attribute or input.
+TEST(ImageRoi, Col2ImZeroStrideIsAnError) {
+  OpTester t("Col2Im", 18);
+  t.attr("strides", std::vector<int64_t>{2, 0})
+      .input("x", Tensor::fromVector<float>({1, 2, 3}, {0, 1, 2, 3, 4, 5}))
+      .input("image_shape", Tensor::fromVector<int64_t>({2}, {1, 5}), true)
+      .input("block_shape", Tensor::fromVector<int64_t>({2}, {1, 2}), true)
+      .output("y");
+  t.expectError("attribute 'strides' [2,0] must be positive");
+  OpTester b("Col2Im", 18);
+  b.input("x", Tensor::fromVector<float>({1, 2, 3}, {0, 1, 2, 3, 4, 5}))
+      .input("image_shape", Tensor::fromVector<int64_t>({2}, {1, 5}))
+      .input("block_shape", Tensor::fromVector<int64_t>({2}, {1, 0}))
+      .output("y");
+  b.expectError("image_shape [1,5] must not be negative and block_shape [1,0] must be positive");
+}
+
 TEST(ImageRoi, RoiAlign10AvgdefaultRatio0) {
   // X = (arange(100).reshape(2,2,5,5) % 7) / 3
   // rois = [[0,0,3,3],[1.2,0.5,4.6,3.3],[-1,2,2.5,6]], batch_indices = [0,1,0]

@@ -6,6 +6,7 @@
 //   import numpy as np, ml_dtypes as m; from onnx import TensorProto as TP
 //   show(name, run(op, inputs, opset, **attrs))   # prints flattened outputs
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "op_tester.h"
@@ -146,6 +147,21 @@ TEST(Quantize, BlockedInt4) {
   t.input("x", F({2, 5}, {1, 2, 3, 4, 5, -1, -2, -3, -4, -50})).input("s", F({2, 3}, {0.5f, 1, 2, 0.25f, 0.5f, 3}));
   t.input("z", codes(DataType::kInt4, {2, 3}, {0, 1, -1, 2, 0, 0})).output("y");
   expectCodes(t.run()[0], DataType::kInt4, {2, 4, 4, 5, 1, -2, -6, -6, -8, -8});
+}
+
+// x / scale infinite or NaN (a fuzz finding: the int32 cast of inf was
+// undefined): inf and 1e30 saturate, NaN counts as 0 (the zero point 3).
+// uint16 x=[inf,-inf,1e30,nan,2], scale 1, zero point 3 -> [65535, 0, 65535, 3, 5]; scale 0 turns 2 into inf.
+TEST(Quantize, InfiniteAndNaNQuotientsSaturate) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  OpTester t("QuantizeLinear", 21);
+  t.input("x", F({5}, {inf, -inf, 1e30f, nan, 2.f})).input("s", Tensor::scalar<float>(1.f));
+  t.input("z", Tensor::scalar<uint16_t>(3)).expect("y", Tensor::fromVector<uint16_t>({5}, {65535, 0, 65535, 3, 5}));
+  t.run();
+  OpTester z("QuantizeLinear", 21);
+  z.input("x", F({2}, {2.f, -2.f})).input("s", Tensor::scalar<float>(0.f));
+  z.input("z", Tensor::scalar<int8_t>(0)).expect("y", Tensor::fromVector<int8_t>({2}, {127, -128}));
+  z.run();
 }
 
 // run("QuantizeLinear",[x,np.float32(0.01)],21,output_dtype=TP.UINT16)

@@ -7,6 +7,7 @@
 //   onnxruntime.InferenceSession(model.SerializeToString()).run(None, {"X": X})
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "op_tester.h"
@@ -22,6 +23,19 @@ TEST(TfIdf, Int32TfUniAndBigramsSkip0) {
       .input("X", Tensor::fromVector<int32_t>({12}, {1, 1, 3, 3, 3, 7, 8, 6, 7, 5, 6, 8}))
       .expect("y0", Tensor::fromVector<float>({7}, {0, 3, 1, 0, 1, 1, 1}));
   t.run();
+}
+
+TEST(TfIdf, HugeSkipCountEqualsTheRowLength) {
+  // X = int32 [1,1,3,3,3,7,8,6,7,5,6,8]; only bigrams; max_skip_count 2^40 and INT64_MAX (a fuzz finding:
+  // the kernel looped over every skip for hours). Strides past the row reach nothing, so the result is
+  // that of max_skip_count = 5, 11 or 100, which onnx.reference gives alike: [0,0,0,0,1,3,1].
+  for (int64_t skip : {int64_t{1} << 40, INT64_MAX}) {
+    OpTester t("TfIdfVectorizer", 9);
+    t.attr("mode", "TF").attr("min_gram_length", int64_t{2}).attr("max_gram_length", int64_t{2}).attr("max_skip_count", skip).attr("ngram_counts", std::vector<int64_t>{0, 4}).attr("ngram_indexes", std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6}).attr("pool_int64s", std::vector<int64_t>{2, 3, 5, 4, 5, 6, 7, 8, 6, 7})
+        .input("X", Tensor::fromVector<int32_t>({12}, {1, 1, 3, 3, 3, 7, 8, 6, 7, 5, 6, 8}))
+        .expect("y0", Tensor::fromVector<float>({7}, {0, 0, 0, 0, 1, 3, 1}));
+    t.run();
+  }
 }
 
 TEST(TfIdf, Int64BatchIdfWeightsBigramsSkip5) {

@@ -26,19 +26,22 @@ PoolGeom poolGeom(const Node& node, const shape::WindowAttrs& a, const std::vect
     g.outSize *= g.out[s];
     if (!tapTables) continue;
     g.ranges[s].resize(g.out[s]);
+    // Each bound in closed form (a loop over the taps took hours for a
+    // kernel_shape of 2^40, which SAME padding makes legal).
+    const int64_t k = g.k[s], dil = g.dil[s];
+    auto ceilDiv = [](int64_t a, int64_t b) { return a >= 0 ? a / b + (a % b != 0) : -((-a) / b); };
+    auto clamp = [](int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); };
     for (int64_t o = 0; o < g.out[s]; ++o) {
       TapRange& r = g.ranges[s][o];
       const int64_t start = o * g.s[s] - g.padBegin[s];
-      r.lo = 0;
-      while (r.lo < g.k[s] && start + r.lo * g.dil[s] < 0) ++r.lo;
-      r.hi = r.lo;
-      while (r.hi < g.k[s] && start + r.hi * g.dil[s] < g.img[s]) ++r.hi;
+      // Taps t in [0, k) at start + t * dil: inside [0, img) from lo to hi,
+      // inside the explicitly padded [-padBegin, img + padEnd) `padded` of them.
+      r.lo = clamp(ceilDiv(-start, dil), 0, k);
+      r.hi = clamp(ceilDiv(g.img[s] - start, dil), r.lo, k);
       r.start = start;
-      r.padded = 0;
-      for (int64_t t = 0; t < g.k[s]; ++t) {
-        const int64_t c = start + t * g.dil[s];
-        if (c >= -g.padBegin[s] && c < g.img[s] + g.padEnd[s]) ++r.padded;
-      }
+      const int64_t pLo = clamp(ceilDiv(-g.padBegin[s] - start, dil), 0, k);
+      const int64_t pHi = clamp(ceilDiv(g.img[s] + g.padEnd[s] - start, dil), 0, k);
+      r.padded = pHi > pLo ? pHi - pLo : 0;
     }
   }
   return g;

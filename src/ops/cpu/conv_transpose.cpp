@@ -81,6 +81,9 @@ ConvGeom transposeGeom(const Node& node, const TransposeAttrs& t, const std::vec
   for (size_t d = 0; d < nd; ++d) {
     const size_t s = slot(nd, d);
     const int64_t k = ws[d + 2];
+    if (k <= 0)  // shape inference refuses it first; the tiling below divides by the kernel size
+      fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 1) + " has shape " + shapeToString(ws) +
+                                                ": kernel dims must be positive");
     if (!t.window.kernel.empty() && t.window.kernel[d] != k)
       fail(node, ErrorCode::kShapeMismatch, "attribute 'kernel_shape' " + shapeToString(t.window.kernel) +
                                                 " disagrees with " + inputDesc(node, 1) + " " + shapeToString(ws));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "ops/cpu/elementwise_kernels.h"
 #include "shape/elementwise.h"
@@ -12,14 +13,31 @@ namespace oinfer {
 namespace cpu {
 namespace {
 
+// Integers wrap on overflow (two's complement, like onnxruntime in
+// practice): the arithmetic runs in an unsigned type at least as wide as
+// unsigned int, since signed overflow, and uint16 * uint16 promoted to int,
+// are undefined behaviour.
+template <class T>
+using WrapType = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+template <class T> constexpr bool kWraps = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
 struct AddOp {
-  template <class T> auto operator()(T a, T b) const { return a + b; }
+  template <class T> auto operator()(T a, T b) const {
+    if constexpr (kWraps<T>) return static_cast<T>(static_cast<WrapType<T>>(a) + static_cast<WrapType<T>>(b));
+    else return a + b;
+  }
 };
 struct SubOp {
-  template <class T> auto operator()(T a, T b) const { return a - b; }
+  template <class T> auto operator()(T a, T b) const {
+    if constexpr (kWraps<T>) return static_cast<T>(static_cast<WrapType<T>>(a) - static_cast<WrapType<T>>(b));
+    else return a - b;
+  }
 };
 struct MulOp {
-  template <class T> auto operator()(T a, T b) const { return a * b; }
+  template <class T> auto operator()(T a, T b) const {
+    if constexpr (kWraps<T>) return static_cast<T>(static_cast<WrapType<T>>(a) * static_cast<WrapType<T>>(b));
+    else return a * b;
+  }
 };
 // Integer division truncates like C. Division by zero gives 0 and the one
 // overflowing case (MIN / -1) wraps, instead of trapping the process.
@@ -76,8 +94,14 @@ struct IntPow {
       if (e & 1) r *= x;
     return static_cast<T>(r);
   }
+  // A float exponent can give NaN or a value beyond T, whose cast is
+  // undefined: NaN gives 0, the rest saturates to T's range.
   template <class T> T operator()(T base, double e) const {
-    return static_cast<T>(std::pow(static_cast<double>(base), e));
+    const double r = std::pow(static_cast<double>(base), e);
+    if (r != r) return 0;
+    if (r >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+    if (r <= static_cast<double>(std::numeric_limits<T>::lowest())) return std::numeric_limits<T>::lowest();
+    return static_cast<T>(r);
   }
 };
 

@@ -27,7 +27,10 @@ inline float fastExp(float x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   const float y = p * r * r + r + 1.0f;
-  return y * std::bit_cast<float>((static_cast<int32_t>(n) + 127) << 23);
+  // A NaN x passes the clamp and gives a NaN y; its n must not reach the
+  // int cast (undefined for NaN), so it becomes 0 (a select, still vectorised).
+  const float nn = n == n ? n : 0.f;
+  return y * std::bit_cast<float>((static_cast<int32_t>(nn) + 127) << 23);
 }
 
 // tanh through e^-2|x|; near 0 the odd Taylor series avoids the cancellation

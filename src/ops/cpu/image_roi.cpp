@@ -19,6 +19,13 @@ std::unique_ptr<Kernel> makeCol2Im(const KernelInit& init) {
   const auto dil = init.node.attrInts("dilations", {});
   const auto pads = init.node.attrInts("pads", {});
   const auto strides = init.node.attrInts("strides", {});
+  // A zero stride divided (SIGFPE); the window arithmetic below needs these signs.
+  for (int64_t v : strides)
+    if (v <= 0) init.fail("attribute 'strides' " + shapeToString(strides) + " must be positive");
+  for (int64_t v : dil)
+    if (v <= 0) init.fail("attribute 'dilations' " + shapeToString(dil) + " must be positive");
+  for (int64_t v : pads)
+    if (v < 0) init.fail("attribute 'pads' " + shapeToString(pads) + " must not be negative");
   return makeKernel([=](KernelContext& ctx) {
     const Tensor& x = ctx.input(0);
     const auto image = ctx.input(1).toInt64Vector();
@@ -27,6 +34,10 @@ std::unique_ptr<Kernel> makeCol2Im(const KernelInit& init) {
     if (block.size() != sp || x.rank() != 3)
       ctx.fail(inName(ctx, 0) + " shape " + shapeToString(x.shape()) + ", image_shape " + shapeToString(image) +
                " and block_shape " + shapeToString(block) + " do not fit together");
+    for (size_t i = 0; i < sp; ++i)
+      if (image[i] < 0 || block[i] <= 0)
+        ctx.fail("image_shape " + shapeToString(image) + " must not be negative and block_shape " +
+                 shapeToString(block) + " must be positive");
     auto get = [&](const std::vector<int64_t>& v, size_t i, int64_t def) { return v.empty() ? def : v.at(i); };
     if ((!dil.empty() && dil.size() != sp) || (!strides.empty() && strides.size() != sp) ||
         (!pads.empty() && pads.size() != 2 * sp))

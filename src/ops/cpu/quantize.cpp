@@ -196,7 +196,13 @@ std::unique_ptr<Kernel> quantizeKernel(const KernelInit& init) {
       const double q = roundTo(calc, roundTo(calc, xv[i]) / roundTo(calc, sv[sIdx]));
       const double z = hasZp ? zp[zIdx] : 0.0;
       if (!isFloatOut) {
-        qi[i] = static_cast<int64_t>(static_cast<int32_t>(std::nearbyint(q))) + static_cast<int64_t>(z);
+        // x / scale may be NaN or beyond int32 (a zero scale, an infinite x),
+        // where the cast is undefined: NaN counts as 0, the rest clamps
+        // (storeInts then saturates to the output type).
+        double r = std::nearbyint(q);
+        if (r != r) r = 0;
+        r = std::clamp(r, static_cast<double>(INT32_MIN), static_cast<double>(INT32_MAX));
+        qi[i] = static_cast<int64_t>(static_cast<int32_t>(r)) + static_cast<int64_t>(z);
       } else if (ot == DataType::kFloat4E2M1) {
         fo[i] = lowbit::fromFloat(ot, static_cast<float>(q + z), true);
       } else {

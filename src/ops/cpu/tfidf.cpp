@@ -172,12 +172,12 @@ class TfIdfKernel final : public Kernel {
   template <class Key, class T>
   void countRow(const Trie<Key>& trie, const T* x, int64_t C, int64_t* f) const {
     int64_t startSize = minGram_;
-    // A skip of C or more reaches no second item: only unigrams, counted at
-    // skip 1. Bounded so (a hostile max_skip_count of 2^40 looped for hours).
-    const int64_t lastSkip = std::min(maxSkip_, C - 1) + 1;
+    // A stride of C or more reaches no second item, so passes past it count
+    // nothing: a max_skip_count of 2^40 would loop for hours (or overflow).
+    const int64_t lastSkip = std::min(maxSkip_, std::max<int64_t>(C - 1, 0)) + 1;
     for (int64_t skip = 1; skip <= lastSkip; ++skip) {
       for (int64_t start = 0; start < C; ++start) {
-        if (start + skip * (startSize - 1) >= C) break;
+        if (startSize - 1 > (C - 1 - start) / skip) break;  // start + skip * (startSize - 1) >= C, without overflow
         int32_t at = 0;
         for (int64_t size = 1, item = start; size <= maxGram_ && item < C; ++size, item += skip) {
           int32_t next;
