@@ -22,7 +22,7 @@ namespace {
 void checkModel(const std::string& name) {
   const std::vector<DataSet> sets = loadNumberedDataSets(name);
   ASSERT_FALSE(sets.empty()) << "no test_data_set_0 under " << modelDir(name);
-  for (int level : {0, 1}) {
+  for (int level : {0, 1, 2}) {
     SCOPED_TRACE(name + " optimizationLevel " + std::to_string(level));
     SessionOptions opts;
     opts.optimizationLevel = level;
@@ -55,7 +55,7 @@ TEST(ModelTest, TransformerEncoderTwoShapesOneSession) {
   ASSERT_EQ(sets.size(), 2u);
   ASSERT_EQ(sets[0].inputs[0].shape(), (std::vector<int64_t>{1, 8}));
   ASSERT_EQ(sets[1].inputs[0].shape(), (std::vector<int64_t>{2, 13}));
-  for (int level : {0, 1}) {
+  for (int level : {0, 1, 2}) {
     SCOPED_TRACE("optimizationLevel " + std::to_string(level));
     SessionOptions opts;
     opts.optimizationLevel = level;

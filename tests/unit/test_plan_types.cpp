@@ -206,7 +206,7 @@ TEST(SessionOptionsChecks, UnknownOptimizationLevelAndNegativeThreadsAreRefused)
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()), "SessionOptions.threads must be >= 0");
   }
-  for (int level : {0, 1}) {
+  for (int level : {0, 1, 2}) {
     SessionOptions ok;
     ok.optimizationLevel = level;
     Session s(wrap(unaryGraph("Neg", DataType::kFloat)), ok);
