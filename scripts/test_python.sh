@@ -51,6 +51,14 @@ status=0
 (cd build-py-venv && "$VENV/bin/python" -m pytest -q -p no:cacheprovider --junitxml="$junit" \
   "$ROOT/python/tests" "$@") || status=$?
 echo "test_python: pytest took $(( $(date +%s) - start )) s"
+# The user guide's Python example (docs/guide.md quotes it).
+if [ "$status" = 0 ]; then
+  out=$(cd build-py-venv && "$VENV/bin/python" "$ROOT/examples/python/classify.py") || status=$?
+  echo "$out"
+  for want in "predicted digit: 7" "hidden_pre: (1, 64)" "threads agree: True" "error: "; do
+    grep -qF "$want" <<<"$out" || { echo "test_python: examples/python/classify.py did not print '$want'"; status=1; }
+  done
+fi
 if [ "$update_docs" = 1 ]; then
   "$VENV/bin/python" python/tests/backend_report.py "$junit" docs/conformance.md
 fi
