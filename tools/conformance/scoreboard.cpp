@@ -4,8 +4,11 @@
 // with every input dim made symbolic, prints pass / fail / unsupported counts
 // overall, per suite and per op, and can write docs/conformance.md and the
 // manifest of passing cases that CI holds us to.
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -33,7 +36,8 @@ const char* kUsage =
     "  --manifest FILE       tolerance overrides are read from this manifest\n"
     "  --write-manifest FILE write the passing cases (keeping tolerance overrides)\n"
     "  --markdown FILE       write the scoreboard as markdown (docs/conformance.md)\n"
-    "  --failures            print every failing case with its reason\n";
+    "  --failures            print every failing case with its reason\n"
+    "  --progress            a progress line on stderr (the default when stderr is a terminal)\n";
 
 struct Row {
   CaseResult st, dyn;
@@ -47,6 +51,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> suites = {"node", "pytorch-converted", "pytorch-operator", "simple"};
   int jobs = 2;
   bool printFailures = false;
+  bool progress = isatty(2) != 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -68,6 +73,7 @@ int main(int argc, char** argv) {
     else if (a == "--write-manifest") manifestOut = next();
     else if (a == "--markdown") markdown = next();
     else if (a == "--failures") printFailures = true;
+    else if (a == "--progress") progress = true;
     else if (a == "--help" || a == "-h") { std::cout << kUsage; return 0; }
     else { std::cerr << "oinfer-conformance: unknown option " << a << "\n" << kUsage; return 2; }
   }
@@ -84,7 +90,7 @@ int main(int argc, char** argv) {
       if (filter.empty() || dir.find(filter) != std::string::npos) cases.emplace_back(s, dir);
 
   std::vector<Row> rows(cases.size());
-  std::atomic<size_t> next{0};
+  std::atomic<size_t> next{0}, done{0};
   auto worker = [&] {
     for (size_t i; (i = next.fetch_add(1)) < cases.size();) {
       const auto& [suite, dir] = cases[i];
@@ -103,11 +109,37 @@ int main(int argc, char** argv) {
       } else {
         rows[i].dyn = rows[i].st;
       }
+      done.fetch_add(1);
     }
   };
   std::vector<std::thread> threads;
   for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
+  // A progress line, rewritten in place on a terminal (one line per update
+  // otherwise), twice a second while cases run.
+  std::atomic<bool> finished{false};
+  std::thread reporter;
+  if (progress)
+    reporter = std::thread([&] {
+      const bool tty = isatty(2) != 0;
+      const auto t0 = std::chrono::steady_clock::now();
+      size_t shown = size_t(-1);
+      while (true) {
+        const bool last = finished.load();
+        const size_t d = done.load();
+        if (d != shown || last) {
+          const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          std::fprintf(stderr, "%sconformance %zu/%zu cases, %.0f s%s", tty ? "\r" : "", d, cases.size(), s,
+                       tty && !last ? "" : "\n");
+          std::fflush(stderr);
+          shown = d;
+        }
+        if (last) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(tty ? 500 : 5000));
+      }
+    });
   for (auto& t : threads) t.join();
+  finished = true;
+  if (reporter.joinable()) reporter.join();
 
   // ---- counts ----
   struct Count { int total = 0, pass = 0, fail = 0, unsupported = 0, dynPass = 0; };
