@@ -59,6 +59,24 @@ if [ "$status" = 0 ]; then
     grep -qF "$want" <<<"$out" || { echo "test_python: examples/python/classify.py did not print '$want'"; status=1; }
   done
 fi
+# `pip wheel .` (reusing build-py) gives a wheel that installs into a fresh
+# venv and classifies the sample there.
+if [ "$status" = 0 ]; then
+  rm -rf build-py-venv/wheel build-py-venv/wheel-venv
+  "$VENV/bin/python" -m pip wheel -q --disable-pip-version-check --no-deps -w build-py-venv/wheel "$ROOT" || status=$?
+  whl=$(ls build-py-venv/wheel/oinfer-*.whl 2>/dev/null | head -1)
+  if [ -z "$whl" ]; then
+    echo "test_python: pip wheel . made no wheel"
+    status=1
+  else
+    echo "test_python: $(basename "$whl") ($(du -k "$whl" | cut -f1) KB)"
+    "$ROOT/.venv/bin/python" -m venv build-py-venv/wheel-venv
+    echo "$base_site" > "$(build-py-venv/wheel-venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/_oinfer_base_venv.pth"
+    build-py-venv/wheel-venv/bin/python -m pip install -q --disable-pip-version-check --no-deps "$whl" || status=$?
+    got=$(cd build-py-venv && wheel-venv/bin/python -c "import numpy as np, oinfer; s = oinfer.InferenceSession('$ROOT/models/digits.onnx'); print(int(s.run(None, {'pixels': np.load('$ROOT/models/digits_samples/digit_7.npy')})[0].argmax()))") || status=$?
+    [ "$got" = 7 ] || { echo "test_python: the installed wheel predicted '$got', not 7"; status=1; }
+  fi
+fi
 if [ "$update_docs" = 1 ]; then
   "$VENV/bin/python" python/tests/backend_report.py "$junit" docs/conformance.md
 fi

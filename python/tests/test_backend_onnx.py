@@ -31,7 +31,7 @@ if os.environ.get("OINFER_BACKEND_QUICK") == "1":
              r"squeezenet|vgg19|zfnet512)_"] = "OINFER_BACKEND_QUICK=1"
 
 # Cases that fail, with the reason; run as expected failures, so one that
-# starts passing fails the run until it leaves this list. The first four
+# starts passing fails the run until it leaves this list. The first three
 # groups are outside oinfer-conformance's denominator (other domains); the
 # ImageDecoder cases fail there too; test_loop16_seq_none is outside it (an
 # optional input); the DFT cases pass there, under the per-case tolerance of
@@ -42,7 +42,6 @@ KNOWN_FAILURES = {
         "ai.onnx.preview.training (training optimizers): domain not implemented",
     r"^test_gradient_of_add(_and_mul)?_(cpu|cuda)$":
         "ai.onnx.preview.training::Gradient: domain not implemented",
-    r"^test_ai_onnx_ml_": "ai.onnx.ml: domain not implemented",
     r"^test_flexattention(?!.*_expanded)": "ai.onnx.preview::FlexAttention: domain not implemented",
     r"^test_image_decoder_": "ImageDecoder: image codecs are not part of the engine",
     r"^test_loop16_seq_none_(cpu|cuda)$":
