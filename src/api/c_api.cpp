@@ -128,14 +128,14 @@ oinfer_model* newModel(oinfer::Graph graph) {
 // lies outside the enumerators' range (UBSan's enum check), so the bits are
 // read as the int they are.
 template <class E>
-int32_t enumBits(E e) {
+int32_t enumBits(const E& e) {  // by reference: copying an out-of-range enum is itself a load UBSan flags
   static_assert(sizeof(E) == sizeof(int32_t), "the C API's enums are int-sized");
   int32_t v;
   std::memcpy(&v, &e, sizeof v);
   return v;
 }
 
-DataType checkedDtype(oinfer_dtype dtype) {
+DataType checkedDtype(const oinfer_dtype& dtype) {  // by reference, as enumBits
   const int32_t v = enumBits(dtype);
   if (!oinfer::isValidDataType(v) || v == 0)
     invalid("dtype " + std::to_string(v) + " is not a data type");
