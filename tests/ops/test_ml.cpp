@@ -806,6 +806,15 @@ TEST(MlOps, ArrayFeatureExtractorIndexOutOfRange) {
   t.expectError("index 2 in input 'Y' is outside [0, 2)");
 }
 
+// Found by the session fuzzer under ASan: int32 indices were read as int64,
+// past the end of their buffer (tests/fuzz/regressions/session/
+// heap-overflow-arrayfeatureextractor-int32-indices).
+TEST(MlOps, ArrayFeatureExtractorIndicesMustBeInt64) {
+  OpTester t("ArrayFeatureExtractor", 1, kMl);
+  t.input("X", kX).input("Y", Tensor::fromVector<int32_t>({1}, {1})).output("Z");
+  t.expectError("input 'Y' must be int64, got int32");
+}
+
 TEST(MlOps, LinearRegressorFeatureCountMismatch) {
   OpTester t("LinearRegressor", 1, kMl);
   t.attr("coefficients", std::vector<float>{1.f, 2.f, 3.f}).input("X", kX).output("Y");

@@ -380,6 +380,10 @@ std::unique_ptr<Kernel> makeArrayFeatureExtractor(const KernelInit&) {
     const Tensor& X = ctx.input(0);
     const Tensor& I = ctx.input(1);
     if (X.rank() == 0) ctx.fail("input 'X' must have rank >= 1");
+    // The indices are read as int64 and the output written as outer x k
+    // elements: both checked first (a fuzzed int32 Y was read past its end).
+    if (I.dtype() != DataType::kInt64)
+      ctx.fail(std::string("input 'Y' must be int64, got ") + dataTypeName(I.dtype()));
     const int64_t last = X.dim(X.rank() - 1);
     const int64_t k = I.numel();
     const int64_t* idx = I.data<int64_t>();
@@ -388,6 +392,9 @@ std::unique_ptr<Kernel> makeArrayFeatureExtractor(const KernelInit&) {
         ctx.fail("index " + std::to_string(idx[j]) + " in input 'Y' is outside [0, " + std::to_string(last) + ")");
     const int64_t outer = last == 0 ? 0 : X.numel() / last;
     Tensor& Y = ctx.output(0);
+    if (Y.numel() != outer * k || Y.dtype() != X.dtype())
+      ctx.fail("output 'Z' is " + std::string(dataTypeName(Y.dtype())) + " " + shapeToString(Y.shape()) + ", expected " +
+               std::to_string(outer * k) + " " + dataTypeName(X.dtype()) + " elements");
     const size_t es = dataTypeSize(X.dtype());
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t j = 0; j < k; ++j) {
