@@ -81,15 +81,21 @@ inline onnx::AttributeProto* attr(onnx::NodeProto* n, const std::string& name, o
   return a;
 }
 
-// X [N,3] float -> Relu -> Y, opset 17, ir 8.
-inline onnx::ModelProto reluModel() {
+// An empty model: ir 8, the default domain at `opset`, a graph named "main".
+inline onnx::ModelProto modelWithOpset(int opset) {
   onnx::ModelProto m;
   m.set_ir_version(8);
   auto* op = m.add_opset_import();
   op->set_domain("");
-  op->set_version(17);
+  op->set_version(opset);
+  m.mutable_graph()->set_name("main");
+  return m;
+}
+
+// X [N,3] float -> Relu -> Y, opset 17, ir 8.
+inline onnx::ModelProto reluModel() {
+  onnx::ModelProto m = modelWithOpset(17);
   auto* g = m.mutable_graph();
-  g->set_name("main");
   vi(g->mutable_input(), "X", onnx::TensorProto::FLOAT, {"N", 3});
   vi(g->mutable_output(), "Y", onnx::TensorProto::FLOAT, {"N", 3});
   node(g, "Relu", {"X"}, {"Y"}, "relu");

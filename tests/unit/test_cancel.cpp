@@ -23,13 +23,8 @@ constexpr int64_t kForever = std::numeric_limits<int64_t>::max();
 
 // y = x + M: a Loop of M iterations (M a graph input, no condition) adding 1.
 onnx::ModelProto countingLoop() {
-  onnx::ModelProto m;
-  m.set_ir_version(8);
-  auto* op = m.add_opset_import();
-  op->set_domain("");
-  op->set_version(17);
+  onnx::ModelProto m = modelWithOpset(17);
   auto* g = m.mutable_graph();
-  g->set_name("main");
   vi(g->mutable_input(), "M", TensorProto::INT64, {});
   vi(g->mutable_input(), "x", TensorProto::FLOAT, {1});
   vi(g->mutable_output(), "y", TensorProto::FLOAT, {1});
@@ -143,13 +138,8 @@ TEST(Cancel, SessionTerminateStopsRunsInProgressOnly) {
 
 // A Scan over 2^22 steps of x: the deadline stops it between iterations.
 TEST(Cancel, DeadlineStopsALongScan) {
-  onnx::ModelProto m;
-  m.set_ir_version(8);
-  auto* op = m.add_opset_import();
-  op->set_domain("");
-  op->set_version(16);
+  onnx::ModelProto m = modelWithOpset(16);
   auto* g = m.mutable_graph();
-  g->set_name("main");
   vi(g->mutable_input(), "x", TensorProto::FLOAT, {D("n")});
   vi(g->mutable_output(), "sum", TensorProto::FLOAT, {});
   initF(g, "zero", {}, {0.f});

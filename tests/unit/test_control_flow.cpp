@@ -12,15 +12,7 @@ using namespace loader_test;
 using onnx::AttributeProto;
 using onnx::TensorProto;
 
-onnx::ModelProto emptyModel(int opset = 18) {
-  onnx::ModelProto m;
-  m.set_ir_version(8);
-  auto* op = m.add_opset_import();
-  op->set_domain("");
-  op->set_version(opset);
-  m.mutable_graph()->set_name("main");
-  return m;
-}
+onnx::ModelProto emptyModel(int opset = 18) { return modelWithOpset(opset); }
 
 oinfer::Tensor floats(std::vector<int64_t> shape, std::vector<float> v) {
   return oinfer::Tensor::fromVector<float>(std::move(shape), v);

@@ -22,13 +22,8 @@ using onnx::TensorProto;
 // x [n, 4] -> MatMul W [4, 3] -> Add b -> Relu -> Reshape to [n*3] -> y,
 // plus Shape(x) -> s (a value that depends on the input's shape).
 onnx::ModelProto model() {
-  onnx::ModelProto m;
-  m.set_ir_version(8);
-  auto* op = m.add_opset_import();
-  op->set_domain("");
-  op->set_version(17);
+  onnx::ModelProto m = modelWithOpset(17);
   auto* g = m.mutable_graph();
-  g->set_name("main");
   vi(g->mutable_input(), "x", TensorProto::FLOAT, {D("n"), 4});
   vi(g->mutable_output(), "y", TensorProto::FLOAT, {D::unknown()});
   vi(g->mutable_output(), "s", TensorProto::INT64, {2});
