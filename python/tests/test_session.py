@@ -474,20 +474,34 @@ def test_gil_is_released_while_running():
     # A run long enough to see (a chain of MatMuls) in one thread, while this
     # thread keeps looping: with the GIL held through the run, the loop would
     # stall for the run's whole length; released, it keeps getting the GIL
-    # every switch interval (5 ms).
-    n = 512
-    w = numpy_helper.from_array(np.eye(n, dtype=np.float32) * 0.5, "w")
-    nodes, prev = [], "x"
-    for i in range(60):
-        nodes.append(helper.make_node("MatMul", [prev, "w"], [f"m{i}"]))
-        prev = f"m{i}"
-    model = make_model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [n, n])],
-                       [helper.make_tensor_value_info(prev, TensorProto.FLOAT, [n, n])], [w])
-    sess = oinfer.InferenceSession(model.SerializeToString(), threads=1)
-    x = np.ones((n, n), np.float32)
-    sess.run(None, {"x": x})  # plan and pack once
-
+    # every switch interval (5 ms). The chain is sized to the machine: one run
+    # is timed first and the chain lengthened until a run takes >= 150 ms, so a
+    # fast host (CI's) does not make the run too short to tell.
     import time
+
+    n = 512
+    # -I keeps every value at +-1 however long the chain (no denormals).
+    w = numpy_helper.from_array(-np.eye(n, dtype=np.float32), "w")
+    x = np.ones((n, n), np.float32)
+
+    def chain(length):
+        nodes, prev = [], "x"
+        for i in range(length):
+            nodes.append(helper.make_node("MatMul", [prev, "w"], [f"m{i}"]))
+            prev = f"m{i}"
+        model = make_model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [n, n])],
+                           [helper.make_tensor_value_info(prev, TensorProto.FLOAT, [n, n])], [w])
+        s = oinfer.InferenceSession(model.SerializeToString(), threads=1)
+        s.run(None, {"x": x})  # plan and pack once
+        begin = time.perf_counter()
+        s.run(None, {"x": x})
+        return s, time.perf_counter() - begin
+
+    length = 60
+    sess, once = chain(length)
+    while once < 0.15 and length < 4000:
+        length = min(4000, int(length * max(2.0, 0.2 / max(once, 1e-3))))
+        sess, once = chain(length)
 
     def runs():
         for _ in range(4):
@@ -503,5 +517,5 @@ def test_gil_is_released_while_running():
         last = now
     t.join()
     per_run = (time.perf_counter() - start) / 4
-    assert per_run > 0.1, f"runs too short to tell ({per_run * 1000:.1f} ms)"
+    assert per_run > 0.1, f"runs too short to tell ({per_run * 1000:.1f} ms, {length} MatMuls)"
     assert longest < per_run / 2, f"this thread stalled {longest * 1000:.0f} ms; a run takes {per_run * 1000:.0f} ms"

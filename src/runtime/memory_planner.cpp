@@ -4,10 +4,84 @@
 #include <cstdint>
 #include <map>
 #include <numeric>
+#include <queue>
+#include <set>
 
 namespace oinfer {
 
-MemoryPlan planMemory(const std::vector<BufferRequest>& reqs, size_t alignment) {
+namespace {
+
+// Placement C: a sweep over time with a free list, as an allocator would do
+// it. Requests in order of production; before each, the buffers whose last
+// step has passed are freed (adjacent free blocks merged); the request takes
+// the smallest free block that holds it (lowest offset among equals), else
+// the arena grows (from the free block at its top, if any). O(n log n)
+// whatever the number of buffers live together.
+size_t placeBySweep(const std::vector<BufferRequest>& reqs, const std::vector<size_t>& byFirst,
+                    const std::vector<size_t>& size, std::vector<size_t>& offsets) {
+  std::map<size_t, size_t> freeByOffset;             // offset -> bytes
+  std::set<std::pair<size_t, size_t>> freeBySize;    // (bytes, offset)
+  using Expiry = std::pair<int, size_t>;             // (last step, request)
+  std::priority_queue<Expiry, std::vector<Expiry>, std::greater<Expiry>> live;
+  size_t arena = 0;
+  auto addFree = [&](size_t off, size_t bytes) {
+    auto next = freeByOffset.lower_bound(off);
+    if (next != freeByOffset.end() && next->first == off + bytes) {
+      bytes += next->second;
+      freeBySize.erase({next->second, next->first});
+      next = freeByOffset.erase(next);
+    }
+    if (next != freeByOffset.begin()) {
+      auto prev = std::prev(next);
+      if (prev->first + prev->second == off) {
+        off = prev->first;
+        bytes += prev->second;
+        freeBySize.erase({prev->second, prev->first});
+        freeByOffset.erase(prev);
+      }
+    }
+    freeByOffset[off] = bytes;
+    freeBySize.insert({bytes, off});
+  };
+  for (size_t i : byFirst) {
+    const BufferRequest& r = reqs[i];
+    const size_t sz = size[i];
+    if (r.last < r.first || sz == 0) {  // never live, or empty: conflicts with nothing
+      offsets[i] = 0;
+      arena = std::max(arena, sz);  // still inside the arena, as A and B keep it
+      continue;
+    }
+    while (!live.empty() && live.top().first < r.first) {
+      const size_t j = live.top().second;
+      live.pop();
+      addFree(offsets[j], size[j]);
+    }
+    auto fit = freeBySize.lower_bound({sz, 0});
+    if (fit != freeBySize.end()) {
+      const auto [bytes, off] = *fit;
+      freeBySize.erase(fit);
+      freeByOffset.erase(off);
+      if (bytes > sz) addFree(off + sz, bytes - sz);
+      offsets[i] = off;
+    } else if (!freeByOffset.empty() && std::prev(freeByOffset.end())->first + std::prev(freeByOffset.end())->second ==
+                                            arena) {
+      auto top = std::prev(freeByOffset.end());
+      offsets[i] = top->first;
+      freeBySize.erase({top->second, top->first});
+      freeByOffset.erase(top);
+      arena = offsets[i] + sz;
+    } else {
+      offsets[i] = arena;
+      arena += sz;
+    }
+    live.push({r.last, i});
+  }
+  return arena;
+}
+
+}  // namespace
+
+MemoryPlan planMemory(const std::vector<BufferRequest>& reqs, size_t alignment, size_t maxConflictWork) {
   const size_t n = reqs.size();
   MemoryPlan plan;
   plan.offsets.assign(n, 0);
@@ -78,6 +152,26 @@ MemoryPlan planMemory(const std::vector<BufferRequest>& reqs, size_t alignment) 
     for (auto it = from; it != byFirst.end() && reqs[*it].first <= r.last; ++it)
       if (reqs[*it].last >= reqs[*it].first) visit(*it);
   };
+
+  // The conflict visits A and B would make: the sum over requests of the
+  // requests live during each one's lifetime. Quadratic when many buffers
+  // are live at once (one value fanned out to N nodes that one Concat reads);
+  // past the budget the sweep placement C below is used instead.
+  size_t work = 0;
+  for (size_t i = 0; i < n && work <= maxConflictWork; ++i) {
+    const BufferRequest& r = reqs[i];
+    if (r.last < r.first) continue;
+    const size_t leaf = std::lower_bound(firsts.begin(), firsts.end(), r.first) - firsts.begin();
+    for (size_t node = leaf + leaves; node >= 1; node /= 2) work += cover[node].size();
+    auto from = std::upper_bound(byFirst.begin(), byFirst.end(), r.first,
+                                 [&](int f, size_t j) { return f < reqs[j].first; });
+    auto to = std::upper_bound(from, byFirst.end(), r.last, [&](int f, size_t j) { return f < reqs[j].first; });
+    work += static_cast<size_t>(to - from);
+  }
+  if (work > maxConflictWork) {
+    plan.arenaBytes = placeBySweep(reqs, byFirst, size, plan.offsets);
+    return plan;
+  }
 
   auto place = [&](const std::vector<size_t>& order, bool edgesFirst, std::vector<size_t>& offsets) {
     size_t arena = 0;

@@ -39,6 +39,14 @@ struct MemoryPlan {
   size_t lowerBound = 0;
 };
 
-MemoryPlan planMemory(const std::vector<BufferRequest>& requests, size_t alignment = 64);
+// Past `maxConflictWork` conflict visits (the sum over requests of the
+// requests live during each one's lifetime; quadratic when many buffers are
+// live together), A and B are skipped for C: a sweep in order of production
+// with a free list (smallest free block that fits, else the arena grows),
+// O(n log n) whatever the overlap.
+constexpr size_t kDefaultMaxConflictWork = size_t{1} << 24;
+
+MemoryPlan planMemory(const std::vector<BufferRequest>& requests, size_t alignment = 64,
+                      size_t maxConflictWork = kDefaultMaxConflictWork);
 
 }  // namespace oinfer
