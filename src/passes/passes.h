@@ -63,6 +63,13 @@ int fuseConvMaxPool(ir::Graph& g, const PassContext& ctx);
 // number of fused pairs.
 int fuseConvDepthwise(ir::Graph& g, const PassContext& ctx);
 
+// Reorders the nodes (a topological order still) so that among the nodes
+// ready to run the one freeing the most activation bytes net of what it
+// allocates goes first; kept only when the peak of live bytes (static dims,
+// symbolic ones counted as 1) drops (memory_order.cpp). Returns the number
+// of nodes that moved.
+int orderForMemory(ir::Graph& g, const PassContext& ctx);
+
 // Transformer passes (fuse_*.cpp, eliminate_transpose.cpp); each returns the
 // number of rewrites. Internal ops go to domain "ai.oinfer". They read the
 // types inferred once before the first of them (transformerGroup).

@@ -40,6 +40,7 @@ std::vector<Pass> buildPipeline(const PipelineOptions& o) {
   p.push_back({"fuseConvMaxPool", fuseConvMaxPool});
   p.push_back({"fuseConvDepthwise", fuseConvDepthwise});
   p.push_back({"transformerGroup", transformerGroup});
+  p.push_back({"orderForMemory", orderForMemory});  // last: on the graph as it will run
   return p;
 }
 

@@ -99,3 +99,145 @@ TEST(Passes, LevelZeroLeavesTheGraphAlone) {
   passes::optimize(g, builtinRegistry(), level0);
   EXPECT_EQ(g.nodes.size(), 3u);
 }
+
+// ---- orderForMemory (issue 22: a memory-aware execution order) -------------
+
+namespace {
+
+// x [1, 2^18] (1 MiB) read by four branches m_k = x * k, a_k = Relu(m_k),
+// s_k = ReduceSum(a_k), listed breadth-first (every a_k before any s_k) or
+// depth-first; y = s_1 + ... + s_4. Breadth-first keeps the 1 MiB a_k live
+// together (5 MiB when the last m_k and a_k are made); depth-first one
+// branch at a time (2 MiB: m_k and a_k).
+ir::Graph branchesGraph(bool breadthFirst) {
+  ir::Graph g;
+  g.opsetImports[""] = 18;
+  const int64_t n = int64_t{1} << 18;
+  g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, n}});
+  std::vector<Node> first, second;
+  for (int k = 1; k <= 4; ++k) {
+    const std::string K = std::to_string(k);
+    g.initializers["k" + K] = Tensor::fromVector<float>({}, {float(k)});
+    first.push_back(mk("Mul", "mul" + K, {"x", "k" + K}, {"m" + K}));
+    first.push_back(mk("Relu", "relu" + K, {"m" + K}, {"a" + K}));
+    second.push_back(mk("ReduceSum", "sum" + K, {"a" + K}, {"s" + K}));
+  }
+  if (breadthFirst) {
+    for (auto& nd : first) g.nodes.push_back(nd);
+    for (auto& nd : second) g.nodes.push_back(nd);
+  } else {
+    for (int k = 0; k < 4; ++k) {
+      g.nodes.push_back(first[2 * k]);
+      g.nodes.push_back(first[2 * k + 1]);
+      g.nodes.push_back(second[k]);
+    }
+  }
+  g.nodes.push_back(mk("Sum", "total", {"s1", "s2", "s3", "s4"}, {"y"}));
+  g.outputs.push_back(ValueInfo{"y", ValueKind::kTensor, DataType::kFloat, false, {}});
+  return g;
+}
+
+std::vector<std::string> nodeOrder(const ir::Graph& g) {
+  std::vector<std::string> names;
+  for (const auto& nd : g.nodes) names.push_back(nd.name);
+  return names;
+}
+
+}  // namespace
+
+// The pass turns the breadth-first listing into the depth-first one: the
+// same plan (and arena) as the graph listed depth-first, under half of
+// the breadth-first plan at level 1 (no reordering), and the same output.
+TEST(OrderForMemory, BranchesRunOneAfterAnother) {
+  std::mt19937 rng(5);
+  Tensor x = rndT({1, int64_t{1} << 18}, rng);
+  SessionOptions l1, l2;
+  l1.optimizationLevel = 1;
+  l2.optimizationLevel = 2;
+  Session asListed(wrap(branchesGraph(true)), l1), reordered(wrap(branchesGraph(true)), l2),
+      depthFirst(wrap(branchesGraph(false)), l2);
+  const auto ya = asListed.run({{"x", x}}), yr = reordered.run({{"x", x}}), yd = depthFirst.run({{"x", x}});
+  EXPECT_EQ(ya[0].toVector<float>(), yr[0].toVector<float>());
+  EXPECT_EQ(yr[0].toVector<float>(), yd[0].toVector<float>());
+  const size_t wide = asListed.memoryStats().arenaBytes, ordered = reordered.memoryStats().arenaBytes;
+  EXPECT_EQ(ordered, depthFirst.memoryStats().arenaBytes);
+  EXPECT_GE(wide, size_t{4} << 20) << "four 1 MiB branches live together when listed breadth-first";
+  EXPECT_LE(ordered * 2, wide) << "arena " << ordered << " reordered vs " << wide << " as listed";
+  // Each branch runs whole before the next.
+  EXPECT_EQ(nodeOrder(irOf(reordered.graph())), nodeOrder(irOf(depthFirst.graph())));
+}
+
+// Already the best order (depth-first; a chain): nothing moves.
+TEST(OrderForMemory, LeavesAGoodOrderAlone) {
+  ir::Graph g = branchesGraph(false);
+  const auto before = nodeOrder(g);
+  const auto ctx = passContext();
+  EXPECT_EQ(passes::orderForMemory(g, ctx), 0);
+  EXPECT_EQ(nodeOrder(g), before);
+  ir::Graph chain;
+  chain.opsetImports[""] = 18;
+  chain.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {4, 4}});
+  std::string prev = "x";
+  for (int i = 0; i < 6; ++i) {
+    chain.nodes.push_back(mk(i % 2 ? "Relu" : "Neg", "n" + std::to_string(i), {prev}, {"v" + std::to_string(i)}));
+    prev = "v" + std::to_string(i);
+  }
+  chain.outputs.push_back(ValueInfo{prev, ValueKind::kTensor, DataType::kFloat, false, {}});
+  EXPECT_EQ(passes::orderForMemory(chain, ctx), 0);
+}
+
+// A graph output is never counted as freed, a value read twice is freed
+// by its last reader, and the order stays topological: random DAGs run
+// reordered to the same outputs as at level 0.
+TEST(OrderForMemory, RandomDagsKeepTheirOutputs) {
+  std::mt19937 rng(17);
+  for (int trial = 0; trial < 30; ++trial) {
+    ir::Graph g;
+    g.opsetImports[""] = 18;
+    g.inputs.push_back(ValueInfo{"x", ValueKind::kTensor, DataType::kFloat, true, {1, 64}});
+    std::vector<std::string> values = {"x"};
+    const int nodes = 4 + static_cast<int>(rng() % 12);
+    for (int i = 0; i < nodes; ++i) {
+      const std::string a = values[rng() % values.size()], b = values[rng() % values.size()];
+      const std::string out = "v" + std::to_string(i);
+      const int kind = static_cast<int>(rng() % 3);
+      if (kind == 0) g.nodes.push_back(mk("Add", out, {a, b}, {out}));
+      else if (kind == 1) g.nodes.push_back(mk("Relu", out, {a}, {out}));
+      else g.nodes.push_back(mk("Concat", out, {a, b}, {out}));
+      if (kind == 2) {
+        Attribute axis;
+        axis.name = "axis";
+        axis.type = AttrType::kInt;
+        axis.i = 0;
+        g.nodes.back().attributes.push_back(axis);
+        // Concat on axis 0 grows the rows; Add then needs equal shapes, so
+        // Concat outputs are only read by Relu / Concat below.
+      }
+      values.push_back(out);
+    }
+    // Keep it valid: Add only of [1,64] values. Rebuild Adds whose inputs
+    // are not both [1,64] as Relu of the first.
+    std::map<std::string, int64_t> rows{{"x", 1}};
+    for (auto& nd : g.nodes) {
+      if (nd.opType == "Add" && rows[nd.inputs[0]] != rows[nd.inputs[1]]) {
+        nd.opType = "Relu";
+        nd.inputs.resize(1);
+      }
+      int64_t r = rows[nd.inputs[0]];
+      if (nd.opType == "Concat") r += rows[nd.inputs[1]];
+      rows[nd.outputs[0]] = r;
+    }
+    g.outputs.push_back(ValueInfo{values.back(), ValueKind::kTensor, DataType::kFloat, false, {}});
+    g.outputs.push_back(ValueInfo{values[1 + rng() % nodes], ValueKind::kTensor, DataType::kFloat, false, {}});
+    if (g.outputs[0].name == g.outputs[1].name) g.outputs.pop_back();
+    Tensor x = rndT({1, 64}, rng);
+    SessionOptions off, on;
+    off.optimizationLevel = 0;
+    on.optimizationLevel = 2;
+    Session plain(wrap(g), off), optimized(wrap(g), on);
+    auto a = plain.run({{"x", x}}), b = optimized.run({{"x", x}});
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t k = 0; k < a.size(); ++k)
+      EXPECT_EQ(a[k].toVector<float>(), b[k].toVector<float>()) << "trial " << trial << " output " << k;
+  }
+}
