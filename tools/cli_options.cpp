@@ -110,6 +110,14 @@ execution:
                         (suffix K, M or G: KiB, MiB, GiB; 0: no limit); an
                         allocation over it fails naming the node and its byte
                         count (default: 3/4 of physical memory and of ulimit -v)
+  --no-mmap             read external data into memory instead of mapping
+                        each external-data file and viewing its aligned
+                        tensors in place (the default)
+  --allow-external-symlinks
+                        follow symbolic links in external-data locations
+                        that point outside the model's folder (the Hugging
+                        Face cache links snapshot files to ../../blobs);
+                        refused by default
   --log-level LEVEL     trace, debug, info, warn (default), error or off
   --custom-ops LIB      load custom ops from the shared library LIB, a plugin
                         exporting oinfer_register_custom_ops (see
@@ -276,6 +284,12 @@ Options parseArgs(int argc, char** argv) {
       for (const auto& f : o.fetch)
         if (f == name) throw UsageError{"--fetch " + name + " given twice"};
       o.fetch.push_back(name);
+    } else if (opt == "--no-mmap") {
+      flag();
+      o.mapExternalData = false;
+    } else if (opt == "--allow-external-symlinks") {
+      flag();
+      o.allowExternalSymlinks = true;
     } else if (opt == "--opt-level") {
       const std::string v = value();
       if (v != "0" && v != "1" && v != "2")

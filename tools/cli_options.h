@@ -38,6 +38,8 @@ struct Options {
   std::vector<std::string> customOps;  // --custom-ops LIB, in order: SessionOptions::customOpLibraries
   bool fp16 = false;        // SessionOptions::fp16
   bool cudaGraphs = true;   // SessionOptions::cudaGraphs
+  bool mapExternalData = true;        // --no-mmap: LoadOptions::mapExternalData
+  bool allowExternalSymlinks = false;  // --allow-external-symlinks: LoadOptions::allowExternalDataSymlinks
   std::string logLevel;  // empty: the library default
   bool json = false;
   int topK = 0;

@@ -276,7 +276,10 @@ int runTool(const Options& o) {
 
   Json out = Json::object();
   auto t0 = Clock::now();
-  Graph graph = Graph::loadFromONNX(o.model);
+  LoadOptions lo;
+  lo.mapExternalData = o.mapExternalData;
+  lo.allowExternalDataSymlinks = o.allowExternalSymlinks;
+  Graph graph = Graph::loadFromONNX(o.model, lo);
   if (o.listOps) return listOps(o, graph, so);
   if (!o.extractTo.empty()) {
     extractModel(o, graph, out);

@@ -57,6 +57,25 @@ struct OpUse {
   bool supported = false;  // this build has the op for that opset
 };
 
+// How a model's external data (weights in files beside the .onnx) is read.
+struct LoadOptions {
+  // Memory-map each external-data file once, read-only to other processes
+  // (a private copy-on-write mapping), and let every tensor stored at a
+  // 64-byte-aligned offset view the mapping instead of being copied into the
+  // heap: the pages are shared with the page cache and faulted in lazily, so
+  // weights the kernels repack are never resident twice. Tensors at other
+  // offsets, packed 4/2-bit and bool tensors are read as before. Off: every
+  // tensor is read into the heap (a file truncated while mapped would fault
+  // on access, as with any mapping).
+  bool mapExternalData = true;
+  // Follow symbolic links in an external-data location that point outside
+  // the model's folder (the Hugging Face cache links
+  // snapshots/<rev>/<file> to ../../blobs/<sha>). The location itself must
+  // still name a path inside the folder. Off by default: such a link is
+  // refused with a message naming this option.
+  bool allowExternalDataSymlinks = false;
+};
+
 class Graph {
  public:
   Graph();  // an empty graph
@@ -67,9 +86,10 @@ class Graph {
   Graph& operator=(Graph&& other) noexcept;
 
   // Parse a .onnx file. External data is resolved relative to the file's folder.
-  static Graph loadFromONNX(const std::string& path);
+  static Graph loadFromONNX(const std::string& path, const LoadOptions& options = {});
   // Parse a serialized ModelProto. External data is refused unless baseDir is set.
-  static Graph loadFromBuffer(const void* data, size_t size, const std::string& baseDir = {});
+  static Graph loadFromBuffer(const void* data, size_t size, const std::string& baseDir = {},
+                              const LoadOptions& options = {});
 
   // Orders the nodes so every node follows the producers of its inputs
   // (Kahn's algorithm, ties broken by file order). A cycle is an Error that

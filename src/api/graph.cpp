@@ -22,10 +22,12 @@ Graph& Graph::operator=(const Graph& other) {
 Graph::Graph(Graph&& other) noexcept = default;
 Graph& Graph::operator=(Graph&& other) noexcept = default;
 
-Graph Graph::loadFromONNX(const std::string& path) { return GraphAccess::wrap(parser::loadModelFile(path)); }
+Graph Graph::loadFromONNX(const std::string& path, const LoadOptions& options) {
+  return GraphAccess::wrap(parser::loadModelFile(path, options));
+}
 
-Graph Graph::loadFromBuffer(const void* data, size_t size, const std::string& baseDir) {
-  return GraphAccess::wrap(parser::loadModelBuffer(data, size, baseDir));
+Graph Graph::loadFromBuffer(const void* data, size_t size, const std::string& baseDir, const LoadOptions& options) {
+  return GraphAccess::wrap(parser::loadModelBuffer(data, size, baseDir, {}, options));
 }
 
 void Graph::topologicalSort() { GraphAccess::ir(*this).topologicalSort(); }

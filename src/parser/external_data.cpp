@@ -1,10 +1,14 @@
 // External tensor data (TensorProto.data_location == EXTERNAL).
 //
 // The location is untrusted: it must be a relative path that, after resolving
-// `..` and symlinks, stays inside the model's folder. Offset and length are
+// `..` and symlinks, stays inside the model's folder (symlinks that leave it
+// only with LoadOptions::allowExternalDataSymlinks). Files are memory-mapped
+// once each and aligned tensors view the mapping (LoadOptions::
+// mapExternalData). Offset and length are
 // checked against the file size and the tensor's byte size before anything is
 // allocated or read. The optional SHA1 checksum is not verified.
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,17 +44,29 @@ bool isInside(const fs::path& base, const fs::path& p) {
 
 }  // namespace
 
-void readExternalData(const onnx::TensorProto& tp, LoadContext& ctx, const std::string& what, void* dst,
-                      uint64_t byteCount) {
-  std::string location;
+namespace {
+
+// An external-data reference, validated and opened: the descriptor of a
+// regular file that holds [offset, offset + byteCount).
+struct OpenedExternal {
+  int fd = -1;
+  std::string location;  // as the model names it
+  fs::path full;         // resolved
   uint64_t offset = 0;
+  struct stat st {};
+};
+
+OpenedExternal openExternal(const onnx::TensorProto& tp, LoadContext& ctx, const std::string& what,
+                            uint64_t byteCount) {
+  OpenedExternal x;
   bool hasLength = false;
   uint64_t length = 0;
   for (const auto& kv : tp.external_data()) {
-    if (kv.key() == "location") location = kv.value();
-    else if (kv.key() == "offset") offset = parseUnsigned(kv.value(), ctx, what, "offset");
+    if (kv.key() == "location") x.location = kv.value();
+    else if (kv.key() == "offset") x.offset = parseUnsigned(kv.value(), ctx, what, "offset");
     else if (kv.key() == "length") length = parseUnsigned(kv.value(), ctx, what, "length"), hasLength = true;
   }
+  const std::string& location = x.location;
   if (location.empty()) fail(ctx, what + ": external data has no location");
   if (ctx.baseDir.empty())
     fail(ctx, what + ": external data '" + location +
@@ -63,53 +79,99 @@ void readExternalData(const onnx::TensorProto& tp, LoadContext& ctx, const std::
   std::error_code ec;
   fs::path base = fs::canonical(fs::path(ctx.baseDir), ec);
   if (ec) fail(ctx, "model folder '" + ctx.baseDir + "' cannot be resolved: " + ec.message(), ErrorCode::kIO);
-  // weakly_canonical resolves `..` and every symlink that exists, so a link
-  // pointing outside the folder is caught by the same prefix check.
-  fs::path full = fs::weakly_canonical(base / rel, ec);
-  if (ec || !isInside(base, full))
+  // The location, with `..` resolved but no symlink followed, must name a
+  // path inside the folder whatever the options.
+  const fs::path lexical = (base / rel).lexically_normal();
+  if (!isInside(base, lexical))
     fail(ctx, what + ": external data location '" + location + "' escapes the model folder '" + base.string() + "'");
+  // weakly_canonical resolves every symlink that exists, so a link pointing
+  // outside the folder is caught by the same prefix check, unless the
+  // caller opted in to links (LoadOptions::allowExternalDataSymlinks).
+  x.full = fs::weakly_canonical(lexical, ec);
+  if (ec) fail(ctx, what + ": external data location '" + location + "' cannot be resolved: " + ec.message(),
+               ErrorCode::kIO);
+  if (!isInside(base, x.full) && !ctx.options.allowExternalDataSymlinks)
+    fail(ctx, what + ": external data location '" + location + "' is a symbolic link to '" + x.full.string() +
+                  "', outside the model folder '" + base.string() +
+                  "'; links are followed only when allowed (LoadOptions::allowExternalDataSymlinks, "
+                  "oinfer-run --allow-external-symlinks)");
 
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait forever for a
   // writer, before the regular-file check on the descriptor could refuse it.
   // (O_NOCTTY: a terminal device must not become our controlling tty.)
-  int fd = ::open(full.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0)
-    fail(ctx, what + ": cannot open external data '" + location + "' (" + full.string() + "): " +
+  x.fd = ::open(x.full.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (x.fd < 0)
+    fail(ctx, what + ": cannot open external data '" + location + "' (" + x.full.string() + "): " +
                   std::strerror(errno),
          ErrorCode::kIO);
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    fail(ctx, what + ": external data '" + location + "' (" + full.string() + ") is not a regular file",
+  if (::fstat(x.fd, &x.st) != 0 || !S_ISREG(x.st.st_mode)) {
+    ::close(x.fd);
+    fail(ctx, what + ": external data '" + location + "' (" + x.full.string() + ") is not a regular file",
          ErrorCode::kIO);
   }
-  const uint64_t fileSize = static_cast<uint64_t>(st.st_size);
+  const uint64_t fileSize = static_cast<uint64_t>(x.st.st_size);
   auto closeAndFail = [&](const std::string& msg) {
-    ::close(fd);
+    ::close(x.fd);
     fail(ctx, what + ": " + msg);
   };
   if (hasLength && length != byteCount)
     closeAndFail("external data length " + std::to_string(length) + " does not match the tensor's " +
                  std::to_string(byteCount) + " bytes");
-  if (offset > fileSize || byteCount > fileSize - offset)
-    closeAndFail("external data offset " + std::to_string(offset) + " + length " + std::to_string(byteCount) +
+  if (x.offset > fileSize || byteCount > fileSize - x.offset)
+    closeAndFail("external data offset " + std::to_string(x.offset) + " + length " + std::to_string(byteCount) +
                  " is beyond the end of '" + location + "' (" + std::to_string(fileSize) + " bytes)");
+  return x;
+}
+
+}  // namespace
+
+void readExternalData(const onnx::TensorProto& tp, LoadContext& ctx, const std::string& what, void* dst,
+                      uint64_t byteCount) {
+  OpenedExternal x = openExternal(tp, ctx, what, byteCount);
   if (!dst) {
-    ::close(fd);
+    ::close(x.fd);
     return;
   }
   auto* out = static_cast<uint8_t*>(dst);
   uint64_t done = 0;
   while (done < byteCount) {
-    ssize_t r = ::pread(fd, out + done, byteCount - done, static_cast<off_t>(offset + done));
+    ssize_t r = ::pread(x.fd, out + done, byteCount - done, static_cast<off_t>(x.offset + done));
     if (r < 0 && errno == EINTR) continue;
     if (r <= 0) {
-      ::close(fd);
-      fail(ctx, what + ": reading external data '" + location + "' failed", ErrorCode::kIO);
+      ::close(x.fd);
+      fail(ctx, what + ": reading external data '" + x.location + "' failed", ErrorCode::kIO);
     }
     done += static_cast<uint64_t>(r);
   }
-  ::close(fd);
+  ::close(x.fd);
+}
+
+Tensor mapExternalData(const onnx::TensorProto& tp, LoadContext& ctx, const std::string& what, DataType dtype,
+                       std::vector<int64_t> dims, uint64_t byteCount) {
+  constexpr uint64_t kAlignment = 64;  // what the heap tensors guarantee the kernels
+  if (!ctx.options.mapExternalData || byteCount == 0) return Tensor();
+  OpenedExternal x = openExternal(tp, ctx, what, byteCount);
+  if (x.offset % kAlignment != 0) {
+    ::close(x.fd);
+    return Tensor();
+  }
+  const std::pair<uint64_t, uint64_t> key{static_cast<uint64_t>(x.st.st_dev), static_cast<uint64_t>(x.st.st_ino)};
+  auto it = ctx.externalMappings.find(key);
+  if (it == ctx.externalMappings.end()) {
+    const size_t bytes = static_cast<size_t>(x.st.st_size);
+    // Private: a pass that rewrote a weight in place would copy that page,
+    // never write the file; nothing else is ever written.
+    void* base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, x.fd, 0);
+    if (base == MAP_FAILED) {  // e.g. a file system without mmap: read instead
+      ::close(x.fd);
+      return Tensor();
+    }
+    std::shared_ptr<void> holder(base, [bytes](void* p) { ::munmap(p, bytes); });
+    it = ctx.externalMappings.emplace(key, std::move(holder)).first;
+  }
+  ::close(x.fd);  // the mapping stays valid without the descriptor
+  auto* data = static_cast<uint8_t*>(it->second.get()) + x.offset;
+  return Tensor::share(dtype, std::move(dims), it->second, data);
 }
 
 }  // namespace oinfer::parser

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "graph/ir.h"
+#include "oinfer/graph.h"
 
 namespace oinfer::parser {
 
@@ -28,9 +29,10 @@ struct LoadLimits {
 };
 
 // Parses a .onnx file; external data resolved relative to its folder.
-ir::Graph loadModelFile(const std::string& path);
+ir::Graph loadModelFile(const std::string& path, const LoadOptions& options = {});
 // Parses a serialized ModelProto; external data refused unless baseDir is set.
 // `limits` lower the default limits (for the tests); it cannot raise them.
-ir::Graph loadModelBuffer(const void* data, size_t size, const std::string& baseDir, const LoadLimits& limits = {});
+ir::Graph loadModelBuffer(const void* data, size_t size, const std::string& baseDir, const LoadLimits& limits = {},
+                          const LoadOptions& options = {});
 
 }  // namespace oinfer::parser

@@ -104,9 +104,10 @@ ir::Graph guardedLoad(const void* data, size_t size, LoadContext& ctx) {
 
 }  // namespace
 
-ir::Graph parser::loadModelFile(const std::string& path) {
+ir::Graph parser::loadModelFile(const std::string& path, const LoadOptions& options) {
   parser::MappedFile file(path);
   LoadContext ctx;
+  ctx.options = options;
   ctx.source = path;
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
   ctx.baseDir = parent.empty() ? std::string(".") : parent.string();
@@ -114,8 +115,10 @@ ir::Graph parser::loadModelFile(const std::string& path) {
   return guardedLoad(file.data(), file.size(), ctx);
 }
 
-ir::Graph parser::loadModelBuffer(const void* data, size_t size, const std::string& baseDir, const LoadLimits& limits) {
+ir::Graph parser::loadModelBuffer(const void* data, size_t size, const std::string& baseDir, const LoadLimits& limits,
+                                  const LoadOptions& options) {
   LoadContext ctx;
+  ctx.options = options;
   ctx.source = "model buffer";
   ctx.baseDir = baseDir;
   ctx.maxGraphNesting = std::min(limits.maxGraphNesting, kMaxGraphNesting);

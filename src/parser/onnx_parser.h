@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_set>
 
@@ -27,6 +28,10 @@ struct LoadContext {
   int maxGraphNesting = kMaxGraphNesting;  // loader.h
   int64_t maxNodes = kMaxModelNodes;
   int64_t nodes = 0;  // nodes of the graphs built so far
+  LoadOptions options;  // external data: mapping, symlinks (oinfer/graph.h)
+  // External-data files mapped so far, by (device, inode): one mapping per
+  // file, shared by the tensors that view it (a holder that unmaps).
+  std::map<std::pair<uint64_t, uint64_t>, std::shared_ptr<void>> externalMappings;
 
   std::string freshSymbol() { return "unk__input_" + std::to_string(nextSymbol++); }
 };
@@ -71,9 +76,15 @@ Tensor convertTensor(onnx::TensorProto& tp, LoadContext& ctx, const std::string&
 // SparseTensorProto -> dense Tensor (zeros / empty strings where unset).
 Tensor convertSparseTensor(onnx::SparseTensorProto& sp, LoadContext& ctx, const std::string& what);
 // Reads a tensor's bytes from its external file into `dst` (byteCount bytes;
-// packed 4/2-bit data is read into `dst` packed, the caller unpacks).
+// packed 4/2-bit data is read into `dst` packed, the caller unpacks). With
+// dst == nullptr, only validates (location, file, offset and length).
 void readExternalData(const onnx::TensorProto& tp, LoadContext& ctx, const std::string& what,
                       void* dst, uint64_t byteCount);
+// The tensor as a view of its external file's mapping (ctx.options.
+// mapExternalData, an offset aligned to 64 bytes, byteCount > 0); an empty
+// Tensor (no data) when it cannot be mapped and must be read instead.
+Tensor mapExternalData(const onnx::TensorProto& tp, LoadContext& ctx, const std::string& what, DataType dtype,
+                       std::vector<int64_t> dims, uint64_t byteCount);
 
 // TypeProto / ValueInfoProto -> ValueInfo. Dims without value or param get
 // fresh "unk__input_N" symbols.

@@ -210,6 +210,8 @@ Tensor convertTensor(onnx::TensorProto& tp, LoadContext& ctx, const std::string&
       readExternalData(tp, ctx, what, packed.data(), needBytes);
       return fromBytes(packed.data(), dtype, std::move(dims));
     }
+    Tensor mapped = mapExternalData(tp, ctx, what, dtype, dims, needBytes);
+    if (mapped.data()) return mapped;
     readExternalData(tp, ctx, what, nullptr, needBytes);
     Tensor t(dtype, std::move(dims));
     readExternalData(tp, ctx, what, t.data(), needBytes);

@@ -44,7 +44,7 @@ case "$CASE" in
     for opt in --input --shape --output-dir --test-data --rtol --atol --bench --warmup --profile \
       --print-plan --threads --device --fp16 --no-cuda-graphs --json --top-k --help --version \
       --fetch --opt-level --list-ops --dot --bench-seconds --progress --timeout --extract --extract-inputs \
-      --extract-outputs --compare --memory-limit; do
+      --extract-outputs --compare --memory-limit --no-mmap --allow-external-symlinks; do
       has "$opt"
     done ;;
   version)
@@ -228,6 +228,22 @@ case "$CASE" in
     err_has "--opt-level: '3' is not a level \(0: no graph passes, 1: folding, 2: all of them\)"
     run 2 "$MODEL" --opt-level fast
     err_has "--opt-level: 'fast' is not a level" ;;
+  external_links)
+    # The Hugging Face cache's layout: the snapshot's data file is a link to
+    # ../../blobs/<sha>. Refused by default (naming the option), loaded with
+    # --allow-external-symlinks, mapped or (--no-mmap) read.
+    mkdir -p "$TMP/hf/blobs" "$TMP/hf/snapshots/rev"
+    cp "$SRC/tests/cli/data/extract_ext.data" "$TMP/hf/blobs/0123abcd"
+    cp "$SRC/tests/cli/data/extract_ext.onnx" "$TMP/hf/snapshots/rev/"
+    ln -s ../../blobs/0123abcd "$TMP/hf/snapshots/rev/extract_ext.data"
+    run 2 "$TMP/hf/snapshots/rev/extract_ext.onnx" --list-ops
+    err_has "external data location 'extract_ext.data' is a symbolic link to '.*0123abcd', outside the model folder"
+    err_has "oinfer-run --allow-external-symlinks"
+    [ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "more than one line on stderr"
+    run 0 "$TMP/hf/snapshots/rev/extract_ext.onnx" --list-ops --allow-external-symlinks
+    has '^ops '
+    run 0 "$TMP/hf/snapshots/rev/extract_ext.onnx" --list-ops --allow-external-symlinks --no-mmap
+    has '^ops ' ;;
   list_ops)
     run 0 "$MODEL" --list-ops
     has '^ops +3 op types, 4 nodes, 0 unsupported$'

@@ -109,9 +109,10 @@ inline std::string bytesOf(const onnx::ModelProto& m) {
 }
 
 // Loads through the public API and hands back the IR (the tests inspect it).
-inline oinfer::ir::Graph load(const onnx::ModelProto& m, const std::string& baseDir = {}) {
+inline oinfer::ir::Graph load(const onnx::ModelProto& m, const std::string& baseDir = {},
+                              const oinfer::LoadOptions& options = {}) {
   std::string s = bytesOf(m);
-  return oinfer::detail::GraphAccess::take(oinfer::Graph::loadFromBuffer(s.data(), s.size(), baseDir));
+  return oinfer::detail::GraphAccess::take(oinfer::Graph::loadFromBuffer(s.data(), s.size(), baseDir, options));
 }
 
 // Loads through the public API (for a Session).
@@ -122,9 +123,10 @@ inline oinfer::Graph loadModel(const onnx::ModelProto& m, const std::string& bas
 
 // The message of the Error that loading throws ("<no error>" if none).
 inline std::string loadError(const onnx::ModelProto& m, const std::string& baseDir = {},
-                             oinfer::ErrorCode want = oinfer::ErrorCode::kInvalidModel) {
+                             oinfer::ErrorCode want = oinfer::ErrorCode::kInvalidModel,
+                             const oinfer::LoadOptions& options = {}) {
   try {
-    load(m, baseDir);
+    load(m, baseDir, options);
   } catch (const oinfer::Error& e) {
     EXPECT_EQ(static_cast<int>(e.code()), static_cast<int>(want)) << e.what();
     return e.what();

@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <future>
 #include <random>
 
@@ -541,9 +543,127 @@ TEST(LoaderExternal, SymlinkEscapeRefused) {
   std::filesystem::create_directories(dir.path / "model");
   writeFile(dir.file("outside.bin"), floatBytes({1, 2, 3, 4}));
   std::filesystem::create_symlink(dir.path / "outside.bin", dir.path / "model/link.bin");
-  EXPECT_HAS(loadError(externalModel("link.bin"), (dir.path / "model").string()), "escapes the model folder");
+  const std::string msg = loadError(externalModel("link.bin"), (dir.path / "model").string());
+  EXPECT_HAS(msg, "initializer 'W': external data location 'link.bin' is a symbolic link to '");
+  EXPECT_HAS(msg, "outside.bin', outside the model folder '");
+  EXPECT_HAS(msg, "LoadOptions::allowExternalDataSymlinks, oinfer-run --allow-external-symlinks");
   std::filesystem::create_directory_symlink(dir.path, dir.path / "model/up");
-  EXPECT_HAS(loadError(externalModel("up/outside.bin"), (dir.path / "model").string()), "escapes the model folder");
+  EXPECT_HAS(loadError(externalModel("up/outside.bin"), (dir.path / "model").string()),
+             "is a symbolic link to '");
+}
+
+// Issue 22: the Hugging Face cache's layout (snapshots/<rev>/w.bin a link
+// to ../../blobs/<sha>) loads when the caller allows links; a location that
+// itself leaves the folder (`..`, an absolute path) stays refused, and a
+// link to something that is not a regular file too.
+TEST(LoaderExternal, SymlinksFollowedWhenAllowed) {
+  TempDir dir("ext_hf");
+  std::filesystem::create_directories(dir.path / "blobs");
+  std::filesystem::create_directories(dir.path / "snapshots/rev");
+  writeFile(dir.file("blobs/abc123"), floatBytes({1, 2, 3, 4}));
+  std::filesystem::create_symlink("../../blobs/abc123", dir.path / "snapshots/rev/w.bin");
+  oinfer::LoadOptions allow;
+  allow.allowExternalDataSymlinks = true;
+  const std::string model = (dir.path / "snapshots/rev").string();
+  for (bool map : {true, false}) {
+    allow.mapExternalData = map;
+    ir::Graph g = load(externalModel("w.bin"), model, allow);
+    EXPECT_EQ(g.initializers.at("W").toVector<float>(), (std::vector<float>{1, 2, 3, 4}));
+  }
+  EXPECT_HAS(loadError(externalModel("../../blobs/abc123"), model, ErrorCode::kInvalidModel, allow),
+             "escapes the model folder");
+  EXPECT_HAS(loadError(externalModel(dir.file("blobs/abc123")), model, ErrorCode::kInvalidModel, allow),
+             "is an absolute path");
+  ASSERT_EQ(::mkfifo(dir.file("blobs/fifo").c_str(), 0600), 0) << std::strerror(errno);
+  std::filesystem::create_symlink("../../blobs/fifo", dir.path / "snapshots/rev/f.bin");
+  EXPECT_HAS(loadError(externalModel("f.bin"), model, ErrorCode::kIO, allow), "is not a regular file");
+}
+
+namespace {
+// Whether /proc/self/maps lists a mapping of `path`.
+bool isMapped(const std::filesystem::path& path) {
+  std::ifstream maps("/proc/self/maps");
+  const std::string want = std::filesystem::canonical(path).string();
+  std::string line;
+  while (std::getline(maps, line))
+    if (line.size() >= want.size() && line.compare(line.size() - want.size(), want.size(), want) == 0) return true;
+  return false;
+}
+
+// Two float tensors W [2,2] and B [4] in one file: W at `offsetW`, B at 128.
+onnx::ModelProto twoExternal(int64_t offsetW) {
+  auto m = externalModel("w.bin", offsetW);
+  auto* b = initF(m.mutable_graph(), "B", {4}, {});
+  setExternal(b, "w.bin", 128);
+  return m;
+}
+}  // namespace
+
+// Issue 22: external data is memory-mapped, once per file, and a tensor at a
+// 64-byte-aligned offset views the mapping (the file stays mapped while the
+// graph holds the tensor, and is unmapped with it); a tensor at another
+// offset is read into the heap; LoadOptions::mapExternalData = false reads
+// every tensor. Values are the same every way.
+TEST(LoaderExternal, AlignedTensorsViewTheFileMapping) {
+  TempDir dir("ext_map");
+  std::string bytes(256, '\0');
+  bytes.replace(64, 16, floatBytes({1, 2, 3, 4}));
+  bytes.replace(128, 16, floatBytes({5, 6, 7, 8}));
+  bytes.replace(136, 16, floatBytes({9, 8, 7, 6}));  // unaligned W at 136
+  // (B at 128 overlaps the unaligned W's bytes from 136: B is 5,6 then W's 9,8.)
+  writeFile(dir.file("w.bin"), bytes);
+  const std::vector<float> b = {5, 6, 9, 8};
+  {
+    ir::Graph g = load(twoExternal(64), dir.path.string());
+    EXPECT_TRUE(isMapped(dir.path / "w.bin"));
+    EXPECT_EQ(g.initializers.at("W").toVector<float>(), (std::vector<float>{1, 2, 3, 4}));
+    EXPECT_EQ(g.initializers.at("B").toVector<float>(), b);
+    // One mapping for both: W's and B's data are 64 bytes apart in it.
+    EXPECT_EQ(static_cast<const char*>(g.initializers.at("B").data()) -
+                  static_cast<const char*>(g.initializers.at("W").data()),
+              64);
+  }
+  EXPECT_FALSE(isMapped(dir.path / "w.bin")) << "the mapping outlived the graph";
+  {
+    ir::Graph g = load(twoExternal(136), dir.path.string());
+    EXPECT_EQ(g.initializers.at("W").toVector<float>(), (std::vector<float>{9, 8, 7, 6}));
+    EXPECT_EQ(g.initializers.at("B").toVector<float>(), b);
+    const auto* w = static_cast<const char*>(g.initializers.at("W").data());
+    const auto* bp = static_cast<const char*>(g.initializers.at("B").data());
+    EXPECT_NE(w - bp, 8) << "the unaligned tensor should be a heap copy, not a view";
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(w) % 64, 0u);
+  }
+  {
+    oinfer::LoadOptions read;
+    read.mapExternalData = false;
+    ir::Graph g = load(twoExternal(64), dir.path.string(), read);
+    EXPECT_FALSE(isMapped(dir.path / "w.bin"));
+    EXPECT_EQ(g.initializers.at("W").toVector<float>(), (std::vector<float>{1, 2, 3, 4}));
+    EXPECT_EQ(g.initializers.at("B").toVector<float>(), b);
+  }
+}
+
+// A mapped weight runs like a read one through a Session built from the
+// file, and the file is left as it was.
+TEST(LoaderExternal, MappedWeightsRunAndTheFileIsNeverWritten) {
+  TempDir dir("ext_run");
+  auto m = reluModel();
+  auto* g = m.mutable_graph();
+  g->mutable_node()->Clear();
+  node(g, "Add", {"X", "W"}, {"Y"}, "add");
+  auto* w = initF(g, "W", {3}, {});
+  setExternal(w, "w.bin", 64);
+  std::string bytes(64, '\x7f');
+  bytes += floatBytes({1, -2, 3});
+  writeFile(dir.file("w.bin"), bytes);
+  writeFile(dir.file("m.onnx"), bytesOf(m));
+  oinfer::Session s(oinfer::Graph::loadFromONNX(dir.file("m.onnx")));
+  Tensor x = Tensor::fromVector<float>({1, 3}, {10, 20, 30});
+  auto out = s.run({{"X", x}});
+  EXPECT_EQ(out.at(0).toVector<float>(), (std::vector<float>{11, 18, 33}));
+  std::ifstream in(dir.file("w.bin"), std::ios::binary);
+  std::string after((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(after, bytes);
 }
 
 TEST(LoaderExternal, OffsetAndLengthChecked) {
