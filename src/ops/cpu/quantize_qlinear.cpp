@@ -21,6 +21,10 @@
 #include <algorithm>
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 #include "ops/cpu/dispatch.h"
 #include "ops/cpu/qgemm/qgemm.h"
 #include "ops/cpu/quantize_common.h"
@@ -63,6 +67,49 @@ bool floatScales(const KernelContext& ctx, size_t ai, size_t bi, size_t yi, size
 qg::QOut outKind(bool qlinear, DataType out) {
   if (!qlinear) return qg::QOut::kInt32;
   return out == DataType::kUInt8 ? qg::QOut::kUInt8 : qg::QOut::kInt8;
+}
+
+// dst[c * ds + r] = src[r * ss + c] for r < rows, c < cols: blocks of 16 x
+// 16 bytes through SSE2 unpacks (baseline x86-64), the edges element-wise;
+// row blocks split over the pool.
+#if defined(__x86_64__)
+void transpose16(const uint8_t* src, int64_t ss, uint8_t* dst, int64_t ds) {
+  __m128i r[16], t[16], u[16];
+  for (int i = 0; i < 16; ++i) r[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i * ss));
+  for (int k = 0; k < 8; ++k) {
+    t[k] = _mm_unpacklo_epi8(r[2 * k], r[2 * k + 1]);      // rows 2k, 2k+1; columns 0..7
+    t[k + 8] = _mm_unpackhi_epi8(r[2 * k], r[2 * k + 1]);  // columns 8..15
+  }
+  for (int h = 0; h < 2; ++h)
+    for (int k = 0; k < 4; ++k) {  // u[8h + k]: rows 4k..4k+3, columns 8h..8h+3; u[8h + 4 + k]: 8h+4..8h+7
+      u[8 * h + k] = _mm_unpacklo_epi16(t[8 * h + 2 * k], t[8 * h + 2 * k + 1]);
+      u[8 * h + 4 + k] = _mm_unpackhi_epi16(t[8 * h + 2 * k], t[8 * h + 2 * k + 1]);
+    }
+  for (int b = 0; b < 16; b += 4) {  // columns b..b+3
+    const __m128i v0 = _mm_unpacklo_epi32(u[b], u[b + 1]), v1 = _mm_unpackhi_epi32(u[b], u[b + 1]);
+    const __m128i w0 = _mm_unpacklo_epi32(u[b + 2], u[b + 3]), w1 = _mm_unpackhi_epi32(u[b + 2], u[b + 3]);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + (b + 0) * ds), _mm_unpacklo_epi64(v0, w0));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + (b + 1) * ds), _mm_unpackhi_epi64(v0, w0));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + (b + 2) * ds), _mm_unpacklo_epi64(v1, w1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + (b + 3) * ds), _mm_unpackhi_epi64(v1, w1));
+  }
+}
+#endif
+
+void transposeBytes(const uint8_t* src, int64_t rows, int64_t cols, int64_t ss, uint8_t* dst, int64_t ds,
+                    ThreadPool& pool) {
+  pool.parallelFor((rows + 15) / 16, [&](int64_t b, int64_t e) {
+    for (int64_t r0 = b * 16; r0 < std::min(rows, e * 16); r0 += 16) {
+      const int64_t r1 = std::min(rows, r0 + 16);
+      int64_t c0 = 0;
+#if defined(__x86_64__)
+      if (r1 - r0 == 16)
+        for (; c0 + 16 <= cols; c0 += 16) transpose16(src + r0 * ss + c0, ss, dst + c0 * ds + r0, ds);
+#endif
+      for (int64_t c = c0; c < cols; ++c)
+        for (int64_t r = r0; r < r1; ++r) dst[c * ds + r] = src[r * ss + c];
+    }
+  }, 1);
 }
 
 // ---- matmul -------------------------------------------------------------
@@ -361,14 +408,7 @@ class QConvKernel final : public Kernel {
     const uint8_t zxByte = static_cast<uint8_t>(zx);
     for (int64_t n = 0; n < g.N; ++n) {
       const uint8_t* xs = x.data<uint8_t>() + n * C * img;
-      // NCHW -> NHWC, blocks of 64 pixels.
-      pool.parallelFor((img + 63) / 64, [&](int64_t b, int64_t e) {
-        for (int64_t p0 = b * 64; p0 < std::min(img, e * 64); p0 += 64) {
-          const int64_t p1 = std::min(img, p0 + 64);
-          for (int64_t c = 0; c < C; ++c)
-            for (int64_t p = p0; p < p1; ++p) xh_[p * C + c] = xs[c * img + p];
-        }
-      }, 1);
+      transposeBytes(xs, C, img, img, xh_.data(), C, pool);  // NCHW -> NHWC
       for (int64_t gi = 0; gi < g.G; ++gi) {
         const uint8_t* A = xh_.data() + gi * Cg;
         int64_t lda = C;
@@ -387,20 +427,17 @@ class QConvKernel final : public Kernel {
       }
       // pixels x channels -> NCHW.
       uint8_t* ys = static_cast<uint8_t*>(out.data()) + n * M * grid * esize;
-      pool.parallelFor((M + 7) / 8, [&](int64_t b, int64_t e) {
-        for (int64_t m0 = b * 8; m0 < std::min(M, e * 8); m0 += 8) {
-          const int64_t m1 = std::min(M, m0 + 8);
-          if (esize == 1) {
+      if (esize == 1) {
+        transposeBytes(yh_.data(), grid, M, M, ys, grid, pool);
+      } else {
+        auto* y32 = reinterpret_cast<int32_t*>(ys);
+        const auto* h32 = reinterpret_cast<const int32_t*>(yh_.data());
+        pool.parallelFor((M + 7) / 8, [&](int64_t b, int64_t e) {
+          for (int64_t m0 = b * 8; m0 < std::min(M, e * 8); m0 += 8)
             for (int64_t p = 0; p < grid; ++p)
-              for (int64_t m = m0; m < m1; ++m) ys[m * grid + p] = yh_[p * M + m];
-          } else {
-            auto* y32 = reinterpret_cast<int32_t*>(ys);
-            const auto* h32 = reinterpret_cast<const int32_t*>(yh_.data());
-            for (int64_t p = 0; p < grid; ++p)
-              for (int64_t m = m0; m < m1; ++m) y32[m * grid + p] = h32[p * M + m];
-          }
-        }
-      }, 1);
+              for (int64_t m = m0; m < std::min(M, m0 + 8); ++m) y32[m * grid + p] = h32[p * M + m];
+        }, 1);
+      }
     }
   }
 
