@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <vector>
 
 #include "ops/cpu/qgemm/qgemm_internal.h"
 
@@ -82,14 +83,15 @@ PackedQB packQB(KernelIsa isa, const void* B, bool bSigned, bool transB, int64_t
       break;
     }
     default: {
-      // Portable: B - zb as int16, K x N row-major.
+      // Portable: B - zb as int16, K x N row-major, rows padded to 16 columns.
       p.isa = KernelIsa::kPortable;
       p.nr = 16;
       p.Kp = K;
-      p.data = zeroed<int16_t>(static_cast<size_t>(K * N));
+      const int64_t Np = roundUp(N, 16);
+      p.data = zeroed<int16_t>(static_cast<size_t>(K * Np));
       auto* d = reinterpret_cast<int16_t*>(p.data.get());
       for (int64_t k = 0; k < K; ++k)
-        for (int64_t n = 0; n < N; ++n) d[k * N + n] = static_cast<int16_t>(at(k, n) - p.zb[n]);
+        for (int64_t n = 0; n < N; ++n) d[k * Np + n] = static_cast<int16_t>(at(k, n) - p.zb[n]);
       break;
     }
   }
@@ -98,26 +100,39 @@ PackedQB packQB(KernelIsa isa, const void* B, bool bSigned, bool transB, int64_t
 
 namespace {
 
-// The portable variant: the definition, sum (a - za)(b - zb) + bias,
-// accumulated in wrapping int32 over a row at a time.
+// The portable variant: the definition, sum (a - za)(b - zb) + bias, 16
+// columns of a row of C at a time (B's rows are padded to a multiple of 16,
+// so the compiler keeps the 16 sums in one or two vector registers). Each
+// product is within +-255 * 255, so int32 sums of up to kKChunk of them
+// cannot overflow; the chunks add up in wrapping uint32 as the other
+// variants' sums do.
+constexpr int64_t kKChunk = 32768;
+
 void blockPortable(const uint8_t* A, bool aSigned, int64_t lda, int32_t za, const PackedQB& B, const QEpilogue& ep,
                    int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
   const auto* d = reinterpret_cast<const int16_t*>(B.data.get());
-  const int64_t w = n1 - n0;
-  uint32_t acc[256];
+  const int64_t K = B.K, Np = (B.N + 15) / 16 * 16;
+  std::vector<int32_t> av(static_cast<size_t>(K));
   for (int64_t m = m0; m < m1; ++m) {
-    for (int64_t c0 = 0; c0 < w; c0 += 256) {
-      const int64_t cw = std::min<int64_t>(256, w - c0);
-      std::fill(acc, acc + cw, 0u);
-      for (int64_t k = 0; k < B.K; ++k) {
-        const uint8_t raw = A[m * lda + k];
-        const int32_t au = aSigned ? static_cast<int32_t>(static_cast<int8_t>(raw)) + 128 : raw;
-        const uint32_t a = static_cast<uint32_t>(au - za);
-        const int16_t* row = d + k * B.N + n0 + c0;
-        for (int64_t c = 0; c < cw; ++c) acc[c] += a * static_cast<uint32_t>(static_cast<int32_t>(row[c]));
+    const uint8_t* arow = A + m * lda;
+    for (int64_t k = 0; k < K; ++k)
+      av[k] = (aSigned ? static_cast<int32_t>(static_cast<int8_t>(arow[k])) + 128 : arow[k]) - za;
+    for (int64_t j = n0; j < n1; j += 16) {
+      uint32_t acc[16];
+      for (int c = 0; c < 16; ++c) acc[c] = 0;
+      for (int64_t k0 = 0; k0 < K; k0 += kKChunk) {
+        int32_t part[16] = {};
+        const int64_t k1 = std::min(K, k0 + kKChunk);
+        for (int64_t k = k0; k < k1; ++k) {
+          const int32_t a = av[k];
+          const int16_t* row = d + k * Np + j;
+          for (int c = 0; c < 16; ++c) part[c] += a * row[c];
+        }
+        for (int c = 0; c < 16; ++c) acc[c] += static_cast<uint32_t>(part[c]);
       }
+      const int64_t cw = std::min<int64_t>(16, n1 - j);
       for (int64_t c = 0; c < cw; ++c) {
-        const int64_t n = n0 + c0 + c;
+        const int64_t n = j + c;
         const uint32_t v = acc[c] + (ep.bias ? static_cast<uint32_t>(ep.bias[n]) : 0u);
         storeOne(ep, m, n, static_cast<int32_t>(v));
       }
@@ -227,6 +242,8 @@ void gemm(int64_t M, const void* Av, bool aSigned, int64_t lda, int32_t za, cons
 #if defined(__x86_64__)
       if (avx2) blockAvx2(args, m0, m1, p0, p1);
       else blockVnni(args, m0, m1, p0, p1);
+#else
+      (void)m1;  // packQB makes only portable forms here
 #endif
     }
   });
