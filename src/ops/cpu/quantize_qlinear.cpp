@@ -10,9 +10,10 @@
 // zero point so it adds nothing ("qgemm-im2col"); the product (pixels x
 // channels) is transposed back to NCHW. A depthwise conv (one input and
 // one output channel per group, 1-d or 2-d) runs its own direct kernel
-// ("depthwise-int8"): per plane, integer rows of (x - zx) * (w - zw)
-// accumulated along the output row, then the same requantization; the one
-// C++ body is compiled for each ISA (portable, AVX2, AVX-512).
+// ("depthwise-int8"): per plane, a padded int16 copy of x - zx, then per
+// output row the taps' (x - zx) * (w - zw) accumulated over whole vectors,
+// then the same requantization; the one C++ body is compiled for each ISA
+// (portable, AVX2, AVX-512).
 //
 // Requantization is qgemm's (float32: float(acc + bias) * (a_scale * b_scale
 // / y_scale), clamped, rounded half to even), as onnxruntime does it. The
@@ -197,81 +198,91 @@ struct QConvWeights {
   std::vector<int32_t> dw;           // depthwise: per channel, its taps minus its zero point
 };
 
-// One depthwise plane's geometry (canonical 2-d: H x W -> OH x OW).
+// One depthwise plane's geometry (canonical 2-d: H x W -> OH x OW), and
+// the padded int16 copy of the plane the kernel reads: PH x PW values of
+// x - zx (0 outside the image: the padding holds zx), PW wide enough that
+// every output row is computed over OWp = OW rounded up to 16 (the extra
+// columns are dropped), so the inner loops run whole vectors.
 struct DwGeom {
   int64_t H, W, OH, OW, kh, kw, sy, sx, dy, dx, py, px;
+  int64_t OWp() const { return (OW + 15) / 16 * 16; }
+  int64_t PH() const { return (OH - 1) * sy + (kh - 1) * dy + 1; }
+  int64_t PW() const { return (OWp() - 1) * sx + (kw - 1) * dx + 1; }
+  // Scratch of one plane: the padded copy, the sums and the stored row.
+  size_t scratchBytes() const {
+    return static_cast<size_t>(PH() * PW()) * sizeof(int16_t) + static_cast<size_t>(OWp()) * (2 * sizeof(int32_t));
+  }
 };
 
-// Output row oy of one plane: acc[ox] = bias + sum (x - zx) * w', then
-// stored as OT (int32, or requantized). Taps outside the image hold zx in
-// the padded view, so they add nothing and are skipped.
+// One plane: acc[ox] = bias + sum (x - zx) * w', stored as OT (int32, or
+// requantized).
 template <class XT, class OT>
 __attribute__((always_inline)) inline void dwPlane(const DwGeom& g, const XT* x, const int32_t* w, int32_t zx,
-                                                   int32_t bias, float scale, int32_t zp, OT* y) {
-  constexpr int64_t kChunk = 256;
-  int32_t acc[kChunk];
+                                                   int32_t bias, float scale, int32_t zp, OT* y, uint8_t* scratch) {
+  const int64_t PH = g.PH(), PW = g.PW(), OWp = g.OWp();
+  auto* pad = reinterpret_cast<int16_t*>(scratch);
+  auto* acc = reinterpret_cast<int32_t*>(scratch + PH * PW * sizeof(int16_t));
+  auto* row = reinterpret_cast<OT*>(acc + OWp);
+  for (int64_t r = 0; r < PH; ++r) {
+    int16_t* dst = pad + r * PW;
+    const int64_t iy = r - g.py;
+    for (int64_t c = 0; c < PW; ++c) dst[c] = 0;
+    if (iy < 0 || iy >= g.H) continue;
+    const int64_t c0 = std::max<int64_t>(0, g.px), c1 = std::min(PW, g.px + g.W);  // columns inside the image
+    const XT* src = x + iy * g.W - g.px;
+    for (int64_t c = c0; c < c1; ++c) dst[c] = static_cast<int16_t>(static_cast<int32_t>(src[c]) - zx);
+  }
   for (int64_t oy = 0; oy < g.OH; ++oy) {
-    for (int64_t ox0 = 0; ox0 < g.OW; ox0 += kChunk) {
-      const int64_t n = std::min(kChunk, g.OW - ox0);
-      for (int64_t i = 0; i < n; ++i) acc[i] = bias;
-      for (int64_t ky = 0; ky < g.kh; ++ky) {
-        const int64_t iy = oy * g.sy - g.py + ky * g.dy;
-        if (iy < 0 || iy >= g.H) continue;
-        const XT* row = x + iy * g.W;
-        for (int64_t kx = 0; kx < g.kw; ++kx) {
-          const int32_t wv = w[ky * g.kw + kx];
-          const int64_t off = kx * g.dx - g.px;  // ix = ox * sx + off
-          // ox in [lo, hi): 0 <= ox * sx + off < W
-          int64_t lo = off >= 0 ? 0 : (-off + g.sx - 1) / g.sx;
-          int64_t hi = g.W - off <= 0 ? 0 : (g.W - off + g.sx - 1) / g.sx;
-          lo = std::max(lo, ox0) - ox0;
-          hi = std::min(hi, ox0 + n) - ox0;
-          if (g.sx == 1) {
-            const XT* src = row + ox0 + off;
-            for (int64_t i = lo; i < hi; ++i) acc[i] += (static_cast<int32_t>(src[i]) - zx) * wv;
-          } else {
-            for (int64_t i = lo; i < hi; ++i) acc[i] += (static_cast<int32_t>(row[(ox0 + i) * g.sx + off]) - zx) * wv;
-          }
+    for (int64_t i = 0; i < OWp; ++i) acc[i] = bias;
+    for (int64_t ky = 0; ky < g.kh; ++ky) {
+      const int16_t* prow = pad + (oy * g.sy + ky * g.dy) * PW;
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        const int32_t wv = w[ky * g.kw + kx];
+        const int16_t* base = prow + kx * g.dx;
+        if (g.sx == 1) {
+          for (int64_t i = 0; i < OWp; ++i) acc[i] += base[i] * wv;
+        } else {
+          for (int64_t i = 0; i < OWp; ++i) acc[i] += base[i * g.sx] * wv;
         }
       }
-      OT* dst = y + oy * g.OW + ox0;
-      if constexpr (std::is_same_v<OT, int32_t>) {
-        for (int64_t i = 0; i < n; ++i) dst[i] = acc[i];
-      } else if constexpr (std::is_same_v<OT, uint8_t>) {
-        for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<uint8_t>(qg::requantize<0, 255>(acc[i], scale, zp));
-      } else {
-        for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<int8_t>(qg::requantize<-128, 127>(acc[i], scale, zp));
-      }
     }
+    for (int64_t i = 0; i < OWp; ++i) {
+      if constexpr (std::is_same_v<OT, int32_t>) row[i] = acc[i];
+      else if constexpr (std::is_same_v<OT, uint8_t>) row[i] = static_cast<uint8_t>(qg::requantize<0, 255>(acc[i], scale, zp));
+      else row[i] = static_cast<int8_t>(qg::requantize<-128, 127>(acc[i], scale, zp));
+    }
+    std::memcpy(y + oy * g.OW, row, static_cast<size_t>(g.OW) * sizeof(OT));
   }
 }
 
 template <class XT, class OT>
-void dwPortable(const DwGeom& g, const XT* x, const int32_t* w, int32_t zx, int32_t b, float s, int32_t zp, OT* y) {
-  dwPlane(g, x, w, zx, b, s, zp, y);
+void dwPortable(const DwGeom& g, const XT* x, const int32_t* w, int32_t zx, int32_t b, float s, int32_t zp, OT* y,
+                uint8_t* scratch) {
+  dwPlane(g, x, w, zx, b, s, zp, y, scratch);
 }
 #if defined(__x86_64__)
 template <class XT, class OT>
 __attribute__((target("avx2"))) void dwAvx2(const DwGeom& g, const XT* x, const int32_t* w, int32_t zx, int32_t b,
-                                            float s, int32_t zp, OT* y) {
-  dwPlane(g, x, w, zx, b, s, zp, y);
+                                            float s, int32_t zp, OT* y, uint8_t* scratch) {
+  dwPlane(g, x, w, zx, b, s, zp, y, scratch);
 }
 template <class XT, class OT>
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void dwAvx512(const DwGeom& g, const XT* x,
                                                                            const int32_t* w, int32_t zx, int32_t b,
-                                                                           float s, int32_t zp, OT* y) {
-  dwPlane(g, x, w, zx, b, s, zp, y);
+                                                                           float s, int32_t zp, OT* y,
+                                                                           uint8_t* scratch) {
+  dwPlane(g, x, w, zx, b, s, zp, y, scratch);
 }
 #endif
 
 template <class XT, class OT>
 void dwRun(KernelIsa isa, const DwGeom& g, const XT* x, const int32_t* w, int32_t zx, int32_t b, float s, int32_t zp,
-           OT* y) {
+           OT* y, uint8_t* scratch) {
 #if defined(__x86_64__)
-  if (isa == KernelIsa::kAvx512) return dwAvx512(g, x, w, zx, b, s, zp, y);
-  if (isa == KernelIsa::kAvx2) return dwAvx2(g, x, w, zx, b, s, zp, y);
+  if (isa == KernelIsa::kAvx512) return dwAvx512(g, x, w, zx, b, s, zp, y, scratch);
+  if (isa == KernelIsa::kAvx2) return dwAvx2(g, x, w, zx, b, s, zp, y, scratch);
 #endif
-  dwPortable(g, x, w, zx, b, s, zp, y);
+  dwPortable(g, x, w, zx, b, s, zp, y, scratch);
 }
 
 class QConvKernel final : public Kernel {
@@ -372,22 +383,24 @@ class QConvKernel final : public Kernel {
     const int64_t taps = g.K, C = g.C;
     const int32_t* w = weights_->dw.data();
     ctx.pool().parallelFor(g.N * C, [&](int64_t b, int64_t e) {
+      std::vector<uint8_t> scratch(d.scratchBytes());  // one plane's, reused over this range
       for (int64_t t = b; t < e; ++t) {
         const int64_t c = t % C;
         const int32_t bc = bias ? bias[c] : 0;
         const float sc = ep.scale ? ep.scale[c] : 0.f;
+        uint8_t* sp = scratch.data();
         dispatchType<uint8_t, int8_t>(x.dtype(), [&](auto tag) {
           using XT = typename decltype(tag)::type;
           const XT* xp = x.data<XT>() + t * g.imgSize;
           switch (ep.kind) {
             case qg::QOut::kUInt8:
-              dwRun(dwIsa_, d, xp, w + c * taps, zx, bc, sc, ep.zp, out.data<uint8_t>() + t * g.gridSize);
+              dwRun(dwIsa_, d, xp, w + c * taps, zx, bc, sc, ep.zp, out.data<uint8_t>() + t * g.gridSize, sp);
               break;
             case qg::QOut::kInt8:
-              dwRun(dwIsa_, d, xp, w + c * taps, zx, bc, sc, ep.zp, out.data<int8_t>() + t * g.gridSize);
+              dwRun(dwIsa_, d, xp, w + c * taps, zx, bc, sc, ep.zp, out.data<int8_t>() + t * g.gridSize, sp);
               break;
             default:
-              dwRun(dwIsa_, d, xp, w + c * taps, zx, bc, sc, ep.zp, out.data<int32_t>() + t * g.gridSize);
+              dwRun(dwIsa_, d, xp, w + c * taps, zx, bc, sc, ep.zp, out.data<int32_t>() + t * g.gridSize, sp);
               break;
           }
         }, ctx.node());
