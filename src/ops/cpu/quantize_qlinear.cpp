@@ -208,9 +208,13 @@ struct DwGeom {
   int64_t OWp() const { return (OW + 15) / 16 * 16; }
   int64_t PH() const { return (OH - 1) * sy + (kh - 1) * dy + 1; }
   int64_t PW() const { return (OWp() - 1) * sx + (kw - 1) * dx + 1; }
+  // A padded row is stored as sx phases (column c at phase c % sx, index
+  // c / sx), so a tap's columns i * sx + o are contiguous for any stride.
+  int64_t phaseW() const { return (PW() + sx - 1) / sx; }
+  int64_t rowW() const { return phaseW() * sx; }
   // Scratch of one plane: the padded copy, the sums and the stored row.
   size_t scratchBytes() const {
-    return static_cast<size_t>(PH() * PW()) * sizeof(int16_t) + static_cast<size_t>(OWp()) * (2 * sizeof(int32_t));
+    return static_cast<size_t>(PH() * rowW()) * sizeof(int16_t) + static_cast<size_t>(OWp()) * (2 * sizeof(int32_t));
   }
 };
 
@@ -219,31 +223,43 @@ struct DwGeom {
 template <class XT, class OT>
 __attribute__((always_inline)) inline void dwPlane(const DwGeom& g, const XT* x, const int32_t* w, int32_t zx,
                                                    int32_t bias, float scale, int32_t zp, OT* y, uint8_t* scratch) {
-  const int64_t PH = g.PH(), PW = g.PW(), OWp = g.OWp();
+  const int64_t PH = g.PH(), PW = g.PW(), OWp = g.OWp(), RW = g.rowW(), PS = g.phaseW();
   auto* pad = reinterpret_cast<int16_t*>(scratch);
-  auto* acc = reinterpret_cast<int32_t*>(scratch + PH * PW * sizeof(int16_t));
+  auto* acc = reinterpret_cast<int32_t*>(scratch + PH * RW * sizeof(int16_t));
   auto* row = reinterpret_cast<OT*>(acc + OWp);
   for (int64_t r = 0; r < PH; ++r) {
-    int16_t* dst = pad + r * PW;
+    int16_t* dst = pad + r * RW;
     const int64_t iy = r - g.py;
-    for (int64_t c = 0; c < PW; ++c) dst[c] = 0;
+    for (int64_t c = 0; c < RW; ++c) dst[c] = 0;
     if (iy < 0 || iy >= g.H) continue;
     const int64_t c0 = std::max<int64_t>(0, g.px), c1 = std::min(PW, g.px + g.W);  // columns inside the image
     const XT* src = x + iy * g.W - g.px;
-    for (int64_t c = c0; c < c1; ++c) dst[c] = static_cast<int16_t>(static_cast<int32_t>(src[c]) - zx);
+    if (g.sx == 1) {
+      for (int64_t c = c0; c < c1; ++c) dst[c] = static_cast<int16_t>(static_cast<int32_t>(src[c]) - zx);
+    } else {
+      for (int64_t ph = 0; ph < g.sx; ++ph) {  // columns j * sx + ph in [c0, c1)
+        const int64_t j0 = c0 > ph ? (c0 - ph + g.sx - 1) / g.sx : 0, j1 = c1 > ph ? (c1 - ph + g.sx - 1) / g.sx : 0;
+        int16_t* d = dst + ph * PS;
+        for (int64_t j = j0; j < j1; ++j) d[j] = static_cast<int16_t>(static_cast<int32_t>(src[j * g.sx + ph]) - zx);
+      }
+    }
   }
+  // Column i * sx + o of a padded row.
+  auto tap = [&](const int16_t* prow, int64_t o) { return prow + (o % g.sx) * PS + o / g.sx; };
   for (int64_t oy = 0; oy < g.OH; ++oy) {
     for (int64_t i = 0; i < OWp; ++i) acc[i] = bias;
     for (int64_t ky = 0; ky < g.kh; ++ky) {
-      const int16_t* prow = pad + (oy * g.sy + ky * g.dy) * PW;
+      const int16_t* prow = pad + (oy * g.sy + ky * g.dy) * RW;
+      if (g.kw == 3) {  // the common width: one pass over the row's sums per ky, not three
+        const int32_t w0 = w[ky * 3], w1 = w[ky * 3 + 1], w2 = w[ky * 3 + 2];
+        const int16_t *b0 = tap(prow, 0), *b1 = tap(prow, g.dx), *b2 = tap(prow, 2 * g.dx);
+        for (int64_t i = 0; i < OWp; ++i) acc[i] += b0[i] * w0 + b1[i] * w1 + b2[i] * w2;
+        continue;
+      }
       for (int64_t kx = 0; kx < g.kw; ++kx) {
         const int32_t wv = w[ky * g.kw + kx];
-        const int16_t* base = prow + kx * g.dx;
-        if (g.sx == 1) {
-          for (int64_t i = 0; i < OWp; ++i) acc[i] += base[i] * wv;
-        } else {
-          for (int64_t i = 0; i < OWp; ++i) acc[i] += base[i * g.sx] * wv;
-        }
+        const int16_t* base = tap(prow, kx * g.dx);
+        for (int64_t i = 0; i < OWp; ++i) acc[i] += base[i] * wv;
       }
     }
     for (int64_t i = 0; i < OWp; ++i) {
