@@ -11,6 +11,9 @@ beside it that bench.py reads for the input fill (uint8 inputs uniform over
   qlinearmatmul_128x768x768  QLinearMatMul u8 A [128, 768] x s8 B [768, 768]
   matmulinteger_128x768x768  MatMulInteger, same operands (int32 out)
   matmul_f32_128x768x768     MatMul in float32
+  qdw_144_s1_56, qdw_96_s2_112   depthwise QLinearConv 3x3 (MobileNet-like)
+  qpw_64_256_56, qpw_256_64_56   1x1 QLinearConv (ResNet bottleneck-like)
+  qstem_3_32_224_s2              3x3 stride-2 QLinearConv on 3 channels
 
 Then, side by side with onnxruntime (2 threads, batch 1):
 
@@ -81,6 +84,23 @@ def main():
     node = h.make_node("MatMul", ["a", "b"], ["y"])
     save(d, "matmul_f32_128x768x768", [node], [h.make_tensor_value_info("a", TP.FLOAT, [Mr, K])],
          [h.make_tensor_value_info("y", TP.FLOAT, [Mr, N])], [nh.from_array((b * 0.002).astype(np.float32), "b")], {})
+    # Depthwise, 1x1 and stem QLinearConvs (u8 x s8, per-channel, bias).
+    for C, M, H, k, s, group, name in [(144, 144, 56, 3, 1, 144, "qdw_144_s1_56"), (96, 96, 112, 3, 2, 96, "qdw_96_s2_112"),
+                                       (64, 256, 56, 1, 1, 1, "qpw_64_256_56"), (256, 64, 56, 1, 1, 1, "qpw_256_64_56"),
+                                       (3, 32, 224, 3, 2, 1, "qstem_3_32_224_s2")]:
+        w = rng.integers(-127, 128, size=(M, C // group, k, k)).astype(np.int8)
+        inits = [nh.from_array(w, "w"), nh.from_array(np.array(0.02, np.float32), "xs"),
+                 nh.from_array(np.array(128, np.uint8), "xz"),
+                 nh.from_array(rng.uniform(0.001, 0.003, M).astype(np.float32), "ws"),
+                 nh.from_array(np.zeros(M, np.int8), "wz"), nh.from_array(np.array(0.5, np.float32), "ys"),
+                 nh.from_array(np.array(128, np.uint8), "yz"),
+                 nh.from_array(rng.integers(-1000, 1000, M).astype(np.int32), "b")]
+        p = (k - 1) // 2
+        node = h.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"], ["y"], pads=[p] * 4,
+                           strides=[s, s], group=group)
+        Ho = (H + 2 * p - k) // s + 1
+        save(d, name, [node], [h.make_tensor_value_info("x", TP.UINT8, [1, C, H, H])],
+             [h.make_tensor_value_info("y", TP.UINT8, [1, M, Ho, Ho])], inits, {"x": "int:0:256"})
     print(d)
 
 
