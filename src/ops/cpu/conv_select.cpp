@@ -92,7 +92,8 @@ int64_t tilesOf(const ConvGeom& g, int64_t m) { return ((g.grid[1] + m - 1) / m)
 
 int gemmNr(const cpu::CpuFeatures& f) {
   switch (cpu::vectorIsa(f)) {
-    case KernelIsa::kAvx512: return gemm::isaAvx512().nr;
+    case KernelIsa::kAvx512:
+    case KernelIsa::kAvx512Vnni: return gemm::isaAvx512().nr;
     case KernelIsa::kAvx2: return gemm::isaAvx2().nr;
     case KernelIsa::kPortable: break;
   }

@@ -11,12 +11,14 @@ enum class KernelIsa {
   kPortable,  // plain C++ (compiler-vectorised) or Eigen
   kAvx2,      // AVX2 + FMA, 256-bit
   kAvx512,    // AVX-512 F/BW/DQ/VL, 512-bit
+  kAvx512Vnni,  // kAvx512 + AVX512-VNNI (vpdpbusd): the int8 kernels
 };
 
 inline const char* isaName(KernelIsa isa) {
   switch (isa) {
     case KernelIsa::kAvx2: return "avx2";
     case KernelIsa::kAvx512: return "avx512";
+    case KernelIsa::kAvx512Vnni: return "avx512vnni";
     case KernelIsa::kPortable: break;
   }
   return "portable";

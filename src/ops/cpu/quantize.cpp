@@ -8,6 +8,7 @@
 #include "ops/cpu/dispatch.h"
 #include "ops/cpu/lowbit.h"
 #include "ops/cpu/quantize_common.h"
+#include "ops/cpu/quantize_simd.h"
 #include "shape/infer_context.h"
 #include "shape/quantize.h"
 
@@ -262,23 +263,40 @@ std::unique_ptr<Kernel> dequantizeKernel(const KernelInit& init) {
   });
 }
 
+// DynamicQuantizeLinear: the range (with 0) in chunks over the pool, then
+// the uint8 quantization, each on the widest vector loop the CPU has
+// (quantize_simd.h).
 std::unique_ptr<Kernel> dynamicQuantizeKernel(const KernelInit&) {
-  return makeKernel([](KernelContext& ctx) {
+  const cpu::KernelIsa isa = cpu::vectorIsa(cpu::cpuFeatures());
+  return makeKernel([isa](KernelContext& ctx) {
     const Tensor& x = ctx.input(0);
     if (x.dtype() != DataType::kFloat) ctx.fail("input 0 must be float32, got " + std::string(dataTypeName(x.dtype())));
     const float* xv = x.data<float>();
     const int64_t n = x.numel();
+    constexpr int64_t kChunk = 1 << 16;
+    const int64_t chunks = (n + kChunk - 1) / kChunk;
     float mx = 0.f, mn = 0.f;
-    for (int64_t i = 0; i < n; ++i) {
-      mx = std::max(mx, xv[i]);
-      mn = std::min(mn, xv[i]);
+    if (chunks <= 1) {
+      cpu::minMaxF32(isa, xv, n, mn, mx);
+    } else {
+      std::vector<float> lo(static_cast<size_t>(chunks), 0.f), hi(static_cast<size_t>(chunks), 0.f);
+      ctx.pool().parallelFor(chunks, [&](int64_t b, int64_t e) {
+        for (int64_t c = b; c < e; ++c)
+          cpu::minMaxF32(isa, xv + c * kChunk, std::min(kChunk, n - c * kChunk), lo[c], hi[c]);
+      }, 1);
+      for (int64_t c = 0; c < chunks; ++c) {
+        mx = std::max(mx, hi[c]);
+        mn = std::min(mn, lo[c]);
+      }
     }
     const float scale = (mx == mn ? 1.f : mx - mn) / 255.f;
     const float zpf = std::clamp(0.f - mn / scale, 0.f, 255.f);
     const float zp = std::nearbyint(zpf);
     uint8_t* y = ctx.output(0).data<uint8_t>();
-    for (int64_t i = 0; i < n; ++i)
-      y[i] = static_cast<uint8_t>(std::clamp(std::nearbyint(xv[i] / scale) + zp, 0.f, 255.f));
+    ctx.pool().parallelFor(chunks, [&](int64_t b, int64_t e) {
+      for (int64_t c = b; c < e; ++c)
+        cpu::quantizeU8(isa, xv + c * kChunk, std::min(kChunk, n - c * kChunk), scale, zp, y + c * kChunk);
+    }, 1);
     ctx.output(1).data<float>()[0] = scale;
     ctx.output(2).data<uint8_t>()[0] = static_cast<uint8_t>(zp);
   });

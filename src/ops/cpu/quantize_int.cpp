@@ -1,8 +1,10 @@
-// Integer matmul and conv: MatMulInteger, QLinearMatMul, ConvInteger,
-// QLinearConv. Operands are widened to int32 with their zero points
-// subtracted, multiplied exactly in int32 (Eigen GEMM; conv through im2col),
-// and for the QLinear ops requantized: rint(acc * scale_a * scale_b / scale_y)
-// + zero_y, saturated to the output type.
+// Integer matmul and conv, the reference forms: MatMulInteger,
+// QLinearMatMul, ConvInteger, QLinearConv. Operands are widened to int32
+// with their zero points subtracted, multiplied exactly in int32 (Eigen
+// GEMM; conv through im2col), and for the QLinear ops requantized:
+// rint(acc * scale_a * scale_b / scale_y) + zero_y, saturated to the output
+// type. The registered kernels (quantize_qlinear.cpp) run on qgemm and come
+// here only for the forms it does not take.
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
@@ -14,6 +16,66 @@
 #include "shape/quantize.h"
 
 namespace oinfer::quant {
+
+// ---- shared with the qgemm kernels (quantize_qlinear.cpp) ----
+
+MatDims matDims(const KernelContext& ctx, const Tensor& a, const Tensor& b, size_t ai, size_t bi) {
+  if (a.rank() == 0 || b.rank() == 0 || a.shape().back() != (b.rank() == 1 ? b.dim(0) : b.dim(b.rank() - 2)))
+    ctx.fail("inner dimensions differ: " + inputDesc(ctx.node(), ai) + " has shape " + shapeToString(a.shape()) + ", " +
+             inputDesc(ctx.node(), bi) + " has shape " + shapeToString(b.shape()));
+  MatDims d;
+  d.K = a.shape().back();
+  d.M = a.rank() >= 2 ? a.dim(a.rank() - 2) : 1;
+  d.N = b.rank() >= 2 ? b.shape().back() : 1;
+  d.batchA.assign(a.shape().begin(), a.shape().end() - std::min<size_t>(a.rank(), 2));
+  d.batchB.assign(b.shape().begin(), b.shape().end() - std::min<size_t>(b.rank(), 2));
+  d.batch.assign(std::max(d.batchA.size(), d.batchB.size()), 1);
+  for (size_t k = 0; k < d.batch.size(); ++k) {
+    const int64_t da = k < d.batchA.size() ? d.batchA[d.batchA.size() - 1 - k] : 1;
+    const int64_t db = k < d.batchB.size() ? d.batchB[d.batchB.size() - 1 - k] : 1;
+    if (da != db && da != 1 && db != 1)
+      ctx.fail("cannot broadcast batch dims of " + inputDesc(ctx.node(), ai) + " " + shapeToString(a.shape()) + " and " +
+               inputDesc(ctx.node(), bi) + " " + shapeToString(b.shape()));
+    d.batch[d.batch.size() - 1 - k] = da == 1 ? db : da;
+  }
+  return d;
+}
+
+conv::ConvGeom convGeom(const KernelContext& ctx, const shape::WindowAttrs& a, int64_t group, const Tensor& x,
+                        const Tensor& w, size_t wi) {
+  const auto &xs = x.shape(), &ws = w.shape();
+  if (xs.size() < 3 || ws.size() != xs.size() || xs.size() - 2 > conv::kMaxSpatial)
+    ctx.fail(inputDesc(ctx.node(), 0) + " has shape " + shapeToString(xs) + " and " + inputDesc(ctx.node(), wi) +
+             " has shape " + shapeToString(ws) + "; expected equal ranks from 3 to 5");
+  conv::ConvGeom g;
+  g.N = xs[0];
+  g.C = xs[1];
+  g.M = ws[0];
+  g.G = group;
+  if (group <= 0 || g.C != ws[1] * group || g.M % group != 0)
+    ctx.fail(inputDesc(ctx.node(), 0) + " " + shapeToString(xs) + " and " + inputDesc(ctx.node(), wi) + " " +
+             shapeToString(ws) + " do not agree with group " + std::to_string(group));
+  g.Cg = g.C / group;
+  g.Mg = g.M / group;
+  const size_t nd = xs.size() - 2;
+  for (size_t d = 0; d < nd; ++d) {
+    const size_t s = conv::slot(nd, d);
+    const shape::WindowDim wd = shape::windowDim(ctx.node(), a, d, xs[d + 2], ws[d + 2]);
+    g.img[s] = xs[d + 2];
+    g.grid[s] = wd.out;
+    g.k[s] = ws[d + 2];
+    g.s[s] = a.strides[d];
+    g.dil[s] = a.dilations[d];
+    g.padBegin[s] = wd.padBegin;
+    if (wd.padBegin != 0 || wd.padEnd != 0) g.noPadding = false;
+  }
+  for (size_t s = 0; s < conv::kMaxSpatial; ++s) {
+    g.K *= g.k[s];
+    g.imgSize *= g.img[s];
+    g.gridSize *= g.grid[s];
+  }
+  return g;
+}
 
 namespace {
 
@@ -81,35 +143,6 @@ void requantize(KernelContext& ctx, const std::vector<int32_t>& acc, const std::
   }, ctx.node());
 }
 
-// ---- matmul -------------------------------------------------------------
-
-struct MatDims {
-  int64_t M, K, N;
-  std::vector<int64_t> batchA, batchB, batch;
-};
-
-MatDims matDims(const KernelContext& ctx, const Tensor& a, const Tensor& b, size_t ai, size_t bi) {
-  if (a.rank() == 0 || b.rank() == 0 || a.shape().back() != (b.rank() == 1 ? b.dim(0) : b.dim(b.rank() - 2)))
-    ctx.fail("inner dimensions differ: " + inputDesc(ctx.node(), ai) + " has shape " + shapeToString(a.shape()) + ", " +
-             inputDesc(ctx.node(), bi) + " has shape " + shapeToString(b.shape()));
-  MatDims d;
-  d.K = a.shape().back();
-  d.M = a.rank() >= 2 ? a.dim(a.rank() - 2) : 1;
-  d.N = b.rank() >= 2 ? b.shape().back() : 1;
-  d.batchA.assign(a.shape().begin(), a.shape().end() - std::min<size_t>(a.rank(), 2));
-  d.batchB.assign(b.shape().begin(), b.shape().end() - std::min<size_t>(b.rank(), 2));
-  d.batch.assign(std::max(d.batchA.size(), d.batchB.size()), 1);
-  for (size_t k = 0; k < d.batch.size(); ++k) {
-    const int64_t da = k < d.batchA.size() ? d.batchA[d.batchA.size() - 1 - k] : 1;
-    const int64_t db = k < d.batchB.size() ? d.batchB[d.batchB.size() - 1 - k] : 1;
-    if (da != db && da != 1 && db != 1)
-      ctx.fail("cannot broadcast batch dims of " + inputDesc(ctx.node(), ai) + " " + shapeToString(a.shape()) + " and " +
-               inputDesc(ctx.node(), bi) + " " + shapeToString(b.shape()));
-    d.batch[d.batch.size() - 1 - k] = da == 1 ? db : da;
-  }
-  return d;
-}
-
 std::vector<int32_t> intMatMul(const MatDims& d, const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
   const std::vector<int64_t> offA = cpu::broadcastOffsets(d.batchA, d.batch, d.M * d.K);
   const std::vector<int64_t> offB = cpu::broadcastOffsets(d.batchB, d.batch, d.K * d.N);
@@ -123,65 +156,23 @@ std::vector<int32_t> intMatMul(const MatDims& d, const std::vector<int32_t>& a, 
   return c;
 }
 
-std::unique_ptr<Kernel> matMulIntegerKernel(const KernelInit&) {
-  return makeKernel([](KernelContext& ctx) {
-    const Tensor &a = ctx.input(0), &b = ctx.input(1);
-    const MatDims d = matDims(ctx, a, b, 0, 1);
-    const std::vector<int32_t> av = centred(ctx, a, 2, d.M, d.K, "one per row of input 0");
-    const std::vector<int32_t> bv = centred(ctx, b, 3, d.N, 1, "one per column of input 1");
-    const std::vector<int32_t> c = intMatMul(d, av, bv);
-    std::copy(c.begin(), c.end(), ctx.output(0).data<int32_t>());
-  });
+}  // namespace
+
+void referenceMatMul(KernelContext& ctx, bool qlinear) {
+  const size_t bi = qlinear ? 3 : 1;
+  const Tensor &a = ctx.input(0), &b = ctx.input(bi);
+  const MatDims d = matDims(ctx, a, b, 0, bi);
+  const std::vector<int32_t> av = centred(ctx, a, 2, d.M, d.K, "one per row of input 0");
+  const std::vector<int32_t> bv = centred(ctx, b, qlinear ? 5 : 3, d.N, 1,
+                                          qlinear ? "one per column of input 3" : "one per column of input 1");
+  const std::vector<int32_t> c = intMatMul(d, av, bv);
+  if (qlinear) requantize(ctx, c, multipliers(ctx, 1, 4, 6, d.N), 1, 7, ctx.output(0));
+  else std::copy(c.begin(), c.end(), ctx.output(0).data<int32_t>());
 }
 
-std::unique_ptr<Kernel> qlinearMatMulKernel(const KernelInit&) {
-  return makeKernel([](KernelContext& ctx) {
-    const Tensor &a = ctx.input(0), &b = ctx.input(3);
-    const MatDims d = matDims(ctx, a, b, 0, 3);
-    const std::vector<int32_t> av = centred(ctx, a, 2, d.M, d.K, "one per row of input 0");
-    const std::vector<int32_t> bv = centred(ctx, b, 5, d.N, 1, "one per column of input 3");
-    const std::vector<int32_t> c = intMatMul(d, av, bv);
-    requantize(ctx, c, multipliers(ctx, 1, 4, 6, d.N), 1, 7, ctx.output(0));
-  });
-}
+namespace {
 
 // ---- conv ---------------------------------------------------------------
-
-conv::ConvGeom convGeom(const KernelContext& ctx, const shape::WindowAttrs& a, int64_t group, const Tensor& x,
-                        const Tensor& w, size_t wi) {
-  const auto &xs = x.shape(), &ws = w.shape();
-  if (xs.size() < 3 || ws.size() != xs.size() || xs.size() - 2 > conv::kMaxSpatial)
-    ctx.fail(inputDesc(ctx.node(), 0) + " has shape " + shapeToString(xs) + " and " + inputDesc(ctx.node(), wi) +
-             " has shape " + shapeToString(ws) + "; expected equal ranks from 3 to 5");
-  conv::ConvGeom g;
-  g.N = xs[0];
-  g.C = xs[1];
-  g.M = ws[0];
-  g.G = group;
-  if (group <= 0 || g.C != ws[1] * group || g.M % group != 0)
-    ctx.fail(inputDesc(ctx.node(), 0) + " " + shapeToString(xs) + " and " + inputDesc(ctx.node(), wi) + " " +
-             shapeToString(ws) + " do not agree with group " + std::to_string(group));
-  g.Cg = g.C / group;
-  g.Mg = g.M / group;
-  const size_t nd = xs.size() - 2;
-  for (size_t d = 0; d < nd; ++d) {
-    const size_t s = conv::slot(nd, d);
-    const shape::WindowDim wd = shape::windowDim(ctx.node(), a, d, xs[d + 2], ws[d + 2]);
-    g.img[s] = xs[d + 2];
-    g.grid[s] = wd.out;
-    g.k[s] = ws[d + 2];
-    g.s[s] = a.strides[d];
-    g.dil[s] = a.dilations[d];
-    g.padBegin[s] = wd.padBegin;
-    if (wd.padBegin != 0 || wd.padEnd != 0) g.noPadding = false;
-  }
-  for (size_t s = 0; s < conv::kMaxSpatial; ++s) {
-    g.K *= g.k[s];
-    g.imgSize *= g.img[s];
-    g.gridSize *= g.grid[s];
-  }
-  return g;
-}
 
 // Input indices of x, its zero point, w, its zero point, and bias (or -1).
 struct ConvInputs {
@@ -238,32 +229,28 @@ ConvAttrs convAttrs(const KernelContext& ctx, size_t wi) {
   return {shape::parseWindowAttrs(ctx.node(), r - 2, false), ctx.node().attrInt("group", 1)};
 }
 
-std::unique_ptr<Kernel> convIntegerKernel(const KernelInit&) {
-  return makeKernel([](KernelContext& ctx) {
-    const ConvAttrs at = convAttrs(ctx, 1);
-    conv::ConvGeom g;
-    const std::vector<int32_t> y = intConv(ctx, at.window, at.group, {0, 2, 1, 3, -1}, g);
-    std::copy(y.begin(), y.end(), ctx.output(0).data<int32_t>());
-  });
-}
+}  // namespace
 
-std::unique_ptr<Kernel> qlinearConvKernel(const KernelInit&) {
-  return makeKernel([](KernelContext& ctx) {
-    const ConvAttrs at = convAttrs(ctx, 3);
-    conv::ConvGeom g;
+void referenceConv(KernelContext& ctx, bool qlinear) {
+  const ConvAttrs at = convAttrs(ctx, qlinear ? 3 : 1);
+  conv::ConvGeom g;
+  if (qlinear) {
     const std::vector<int32_t> y = intConv(ctx, at.window, at.group, {0, 2, 3, 5, 8}, g);
     requantize(ctx, y, multipliers(ctx, 1, 4, 6, g.M), g.gridSize, 7, ctx.output(0));
-  });
+  } else {
+    const std::vector<int32_t> y = intConv(ctx, at.window, at.group, {0, 2, 1, 3, -1}, g);
+    std::copy(y.begin(), y.end(), ctx.output(0).data<int32_t>());
+  }
 }
-
-}  // namespace
 
 void register_quantize_int(Registry& r) {
   const std::vector<DataType> t = {DataType::kUInt8, DataType::kInt8, DataType::kInt32};
-  addVersions(r, "MatMulInteger", {10}, shape::inferMatMulInteger, matMulIntegerKernel, t);
-  addVersions(r, "QLinearMatMul", {10, 21}, shape::inferQLinearMatMul, qlinearMatMulKernel, t);
-  addVersions(r, "ConvInteger", {10}, shape::inferConvInteger, convIntegerKernel, t);
-  addVersions(r, "QLinearConv", {10}, shape::inferQLinearConv, qlinearConvKernel, t);
+  auto mm = [](bool q) { return [q](const KernelInit& init) { return makeQMatMulKernel(init, q); }; };
+  auto cv = [](bool q) { return [q](const KernelInit& init) { return makeQConvKernel(init, q); }; };
+  addVersions(r, "MatMulInteger", {10}, shape::inferMatMulInteger, mm(false), t);
+  addVersions(r, "QLinearMatMul", {10, 21}, shape::inferQLinearMatMul, mm(true), t);
+  addVersions(r, "ConvInteger", {10}, shape::inferConvInteger, cv(false), t);
+  addVersions(r, "QLinearConv", {10}, shape::inferQLinearConv, cv(true), t);
 }
 
 }  // namespace oinfer::quant
