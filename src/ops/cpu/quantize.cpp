@@ -154,6 +154,7 @@ QuantAttrs quantAttrs(const KernelInit& init) {
 // the general path rounds to), (x - zp) * scale is exact in float32 before
 // the one rounding of the product, and NaN quantizes to the zero point.
 constexpr int64_t kFastChunk = 1 << 14;
+constexpr float kRoundMagic = 12582912.f;  // 1.5 * 2^23
 
 bool perTensorInt8(const KernelContext& ctx, size_t zpIndex, DataType q) {
   if (q != DataType::kUInt8 && q != DataType::kInt8) return false;
@@ -173,9 +174,14 @@ void quantizeFast(KernelContext& ctx, const float* x, int64_t n, float scale, fl
   const float lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
   ctx.pool().parallelFor((n + kFastChunk - 1) / kFastChunk, [&](int64_t b, int64_t e) {
     for (int64_t i = b * kFastChunk, end = std::min(n, e * kFastChunk); i < end; ++i) {
-      float r = std::nearbyint(x[i] / scale);
-      if (r != r) r = 0.f;
-      y[i] = static_cast<T>(std::clamp(r + zp, lo, hi));
+      float q = x[i] / scale;
+      q = q == q ? q : 0.f;                          // NaN quantizes to the zero point
+      q = std::min(std::max(q, -65536.f), 65536.f);  // beyond that it saturates anyway
+      // Round half to even without a libm call, so the loop vectorises: at
+      // 1.5 * 2^23 a float's unit is 1, and the default rounding mode rounds
+      // the sum to even (nearbyint assumes that mode too).
+      const float r = (q + kRoundMagic) - kRoundMagic;
+      y[i] = static_cast<T>(std::min(std::max(r + zp, lo), hi));
     }
   }, 1);
 }
