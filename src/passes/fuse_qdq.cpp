@@ -40,7 +40,9 @@
 // along another axis than the output channels; an op output read by
 // anything but its Q; Gemm with transA or alpha / beta other than 1;
 // ConvTranspose (no integer ONNX op takes it). A DQ whose output other nodes
-// read too stays for them.
+// read too stays for them. Add / Mul and AveragePool / GlobalAveragePool stay
+// in float between their DQs and Q: the registry has no integer form of them
+// (com.microsoft's QLinearAdd / QLinearGlobalAveragePool are not in it).
 #include <cmath>
 #include <limits>
 #include <optional>

@@ -388,7 +388,7 @@ TEST(QdqPass, GemmTransANotRewritten) {
 // DQ -> MaxPool / Reshape / Transpose -> Q of the same parameters: the op on
 // the quantized data; then a conv on its output, so the chain is integer.
 TEST(QdqPass, DataMovementPassThrough) {
-  for (const char* op : {"MaxPool", "Transpose", "Reshape", "Flatten"}) {
+  for (const char* op : {"MaxPool", "Transpose", "Reshape", "Flatten", "Slice", "Unsqueeze", "Squeeze"}) {
     SCOPED_TRACE(op);
     QdqGraph q;
     q.input("x", {1, 4, 6, 6});
@@ -399,6 +399,16 @@ TEST(QdqPass, DataMovementPassThrough) {
     if (std::string(op) == "Reshape") {
       q.g.initializers["shape"] = Tensor::fromVector<int64_t>({2}, {4, -1});
       n.inputs.push_back("shape");
+    }
+    if (std::string(op) == "Slice") {
+      q.g.initializers["starts"] = Tensor::fromVector<int64_t>({2}, {1, 2});
+      q.g.initializers["ends"] = Tensor::fromVector<int64_t>({2}, {3, 5});
+      q.g.initializers["axes"] = Tensor::fromVector<int64_t>({2}, {1, 3});
+      n.inputs.insert(n.inputs.end(), {"starts", "ends", "axes"});
+    }
+    if (std::string(op) == "Unsqueeze" || std::string(op) == "Squeeze") {
+      q.g.initializers["axes"] = Tensor::fromVector<int64_t>({1}, {0});
+      n.inputs.push_back("axes");
     }
     q.g.nodes.push_back(n);
     q.qdq("m", 0.02f, DataType::kUInt8, 128);
