@@ -6,6 +6,7 @@
 #    $OINFER_BENCH_CACHE (default ~/.cache/oinfer-bench), outside the repo;
 # 2. builds the Release shim (target oinfer_bench_shim) in $OINFER_BENCH_BUILD
 #    (default build-bench/);
+#    (with --int8 also their quantized variants, make_models.py --int8);
 # 3. runs tools/bench/bench.py with the options given: a markdown table on
 #    stdout, JSON in bench_results.json (or --json PATH).
 # Extra CMake options: OINFER_CMAKE_ARGS; build parallelism: OINFER_JOBS (default 2).
@@ -18,18 +19,20 @@ export OINFER_BENCH_CACHE="$CACHE"
 
 # The models bench.py will want: --models LIST, or all; none for --model PATH.
 models="all"
+int8=()
 args=("$@")
 for ((i = 0; i < ${#args[@]}; i++)); do
   case "${args[i]}" in
     --models) models="${args[i + 1]:-all}" ;;
     --models=*) models="${args[i]#--models=}" ;;
     --model | --model=*) models="" ;;
+    --int8) int8=(--int8) ;;
     -h | --help) models="" ;;
   esac
 done
 
 if [ -n "$models" ]; then
-  python3 tools/bench/make_models.py --setup --models "$models"
+  python3 tools/bench/make_models.py --setup --models "$models" "${int8[@]}"
 fi
 PY="$CACHE/venv/bin/python"
 if [ ! -x "$PY" ]; then

@@ -31,6 +31,14 @@ struct PassContext {
   bool ensureShapes(ir::Graph& g) const;
 };
 
+// QDQ groups -> integer ops (fuse_qdq.cpp): DQ(x) + DQ(W const) [+ bias] ->
+// Conv / MatMul / Gemm [-> Relu / Clip when exact] -> Q becomes QLinearConv /
+// QLinearMatMul on the int8 weights, and DQ -> data-movement op -> Q of equal
+// parameters becomes the op on the quantized data. Runs before foldConstants
+// (which would fold DQ(W) into float32 weights). Returns the number of
+// rewrites.
+int fuseQdq(ir::Graph& g, const PassContext& ctx);
+
 // Replaces each node whose outputs shape inference can compute (at most 4096
 // elements in all, not a graph output, no subgraph) by initializers, then
 // drops the nodes left with no reader, so the fusions see constants and

@@ -33,6 +33,8 @@ std::vector<Pass> buildPipeline(const PipelineOptions& o) {
     p.push_back({"transformerGroupDevice", transformerGroupDevice});
     return p;
   }
+  // Before the folds: folding DQ(W) would make float32 weights of int8 ones.
+  if (all) p.push_back({"fuseQdq", fuseQdq});
   p.push_back({"foldConstants", foldConstants});
   p.push_back({"foldConvBatchNorm", foldConvBatchNorm});
   if (!all) return p;

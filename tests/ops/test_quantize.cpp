@@ -398,3 +398,57 @@ TEST(QLinearConv, ChannelMismatch) {
   t.input("ys", Tensor::scalar<float>(1.f)).input("yz", Tensor::scalar<uint8_t>(0)).output("y");
   t.expectError("has 3 channels but input 3 ('w') [2,2,2,2] expects 2");
 }
+
+// ---- the per-tensor int8 / uint8 fast path ------------------------------------
+
+namespace {
+
+// Values around every rounding and saturation edge: halves (ties to even),
+// beyond the range, infinities, NaN, -0, and a spread of ordinary values.
+Tensor edgeValues(float scale) {
+  std::vector<float> v = {0.f, -0.f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                          std::numeric_limits<float>::quiet_NaN(), 1e30f, -1e30f, 3e9f, -3e9f};
+  for (int k = -300; k <= 300; ++k) {
+    v.push_back((k + 0.5f) * scale);
+    v.push_back(k * scale);
+    v.push_back(k * 0.37f * scale);
+  }
+  while (v.size() % 4) v.push_back(0.25f * scale);
+  return Tensor::fromVector<float>({4, int64_t(v.size() / 4)}, v);
+}
+
+}  // namespace
+
+// A per-tensor scale takes the fast path; the same scale given per axis (4
+// equal entries) the general one. Both must give the same bits, for both
+// output types and both directions.
+TEST(QuantizeFastPath, EqualsGeneralPath) {
+  const float scale = 0.0371f;
+  const Tensor x = edgeValues(scale);
+  for (DataType q : {DataType::kUInt8, DataType::kInt8}) {
+    SCOPED_TRACE(dataTypeName(q));
+    const int zpv = q == DataType::kUInt8 ? 131 : -7;
+    Tensor zp1(q, {}), zp4(q, {4});
+    for (int i = 0; i < 5; ++i) {
+      uint8_t* p = i == 0 ? zp1.data<uint8_t>() : zp4.data<uint8_t>() + (i - 1);
+      *p = static_cast<uint8_t>(zpv);
+    }
+    const Tensor s1 = Tensor::scalar<float>(scale), s4 = F({4}, {scale, scale, scale, scale});
+    OpTester fast("QuantizeLinear", 13), general("QuantizeLinear", 13);
+    fast.input("x", x).constantInput("s", s1).constantInput("z", zp1).output("y");
+    general.attr("axis", int64_t{0}).input("x", x).constantInput("s", s4).constantInput("z", zp4).output("y");
+    const Tensor a = fast.run()[0], b = general.run()[0];
+    ASSERT_EQ(a.dtype(), q);
+    ASSERT_EQ(a.numel(), b.numel());
+    for (int64_t i = 0; i < a.numel(); ++i)
+      ASSERT_EQ(a.data<uint8_t>()[i], b.data<uint8_t>()[i]) << "x = " << x.data<float>()[i];
+
+    OpTester dfast("DequantizeLinear", 13), dgeneral("DequantizeLinear", 13);
+    dfast.input("x", a).constantInput("s", s1).constantInput("z", zp1).output("y");
+    dgeneral.attr("axis", int64_t{0}).input("x", a).constantInput("s", s4).constantInput("z", zp4).output("y");
+    const Tensor c = dfast.run()[0], d = dgeneral.run()[0];
+    ASSERT_EQ(c.dtype(), DataType::kFloat);
+    for (int64_t i = 0; i < c.numel(); ++i)
+      ASSERT_EQ(c.data<float>()[i], d.data<float>()[i]) << "q = " << int(a.data<uint8_t>()[i]);
+  }
+}

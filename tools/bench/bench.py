@@ -228,7 +228,21 @@ class OvEngine:
         return {n: np.array(self.req.get_output_tensor(i).data) for i, n in enumerate(self.names)}
 
 
-ENGINES = {"onnxruntime": OrtEngine, "openvino": OvEngine}
+class OrtRefEngine(OrtEngine):
+    """onnxruntime with its graph optimizations off: for a QDQ model, the
+    reference semantics (DQ -> float op -> Q), which --int8 measures accuracy
+    against. Never timed."""
+
+    def load(self, feeds):
+        so = self.ort.SessionOptions()
+        so.intra_op_num_threads = self.threads
+        so.graph_optimization_level = self.ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        self.sess = self.ort.InferenceSession(self.path, so, providers=["CPUExecutionProvider"])
+        self.feeds = feeds
+        self.names = [o.name for o in self.sess.get_outputs()]
+
+
+ENGINES = {"onnxruntime": OrtEngine, "openvino": OvEngine, "onnxruntime_ref": OrtRefEngine}
 
 
 def have_openvino():
@@ -549,16 +563,59 @@ def summarize(times):
             "stdev_ms": statistics.stdev(ms) if len(ms) > 1 else 0.0, "runs": len(ms)}
 
 
-def bench_config(ctx, args, shim, path, spec, flops, threads, peak):
-    """Runs one (model, batch, threads) configuration; returns its result dict."""
+def int8_accuracy(outs, ref, steps):
+    """Per output of a quantized model: max |diff| against the reference in
+    units of the output's quantization step (when a DequantizeLinear writes
+    it), max |diff|, and cosine similarity."""
+    import numpy as np
+    acc = []
+    for (name, x), y in zip(outs.items(), ref.values()):
+        xf, yf = x.astype(np.float64).ravel(), y.astype(np.float64).ravel()
+        if xf.shape != yf.shape:
+            acc.append({"name": name, "error": f"shape {x.shape} vs {y.shape}"})
+            continue
+        d = float(np.max(np.abs(xf - yf))) if xf.size else 0.0
+        den = float(np.linalg.norm(xf) * np.linalg.norm(yf))
+        cos = float(np.dot(xf, yf) / den) if den > 0 else (1.0 if d == 0 else 0.0)
+        step = steps.get(name)
+        acc.append({"name": name, "max_abs_diff": d, "step": step, "max_steps": d / step if step else None,
+                    "cosine": cos})
+    return acc
+
+
+def output_steps(path):
+    """Graph output -> scale of the DequantizeLinear that writes it (QDQ models)."""
+    import onnx
+    from onnx import numpy_helper
+    m = onnx.load(path, load_external_data=False)
+    inits = {t.name: t for t in m.graph.initializer}
+    steps = {}
+    outs = {o.name for o in m.graph.output}
+    for n in m.graph.node:
+        if n.op_type == "DequantizeLinear" and n.output[0] in outs and n.input[1] in inits:
+            s = numpy_helper.to_array(inits[n.input[1]])
+            if s.size == 1:
+                steps[n.output[0]] = float(s.ravel()[0])
+    return steps
+
+
+def bench_config(ctx, args, shim, path, spec, flops, threads, peak, fp32_path=None):
+    """Runs one (model, batch, threads) configuration; returns its result dict.
+    With fp32_path (--int8: `path` is the quantized model), oinfer on the fp32
+    model runs alongside as "oinfer_fp32", and afterwards onnxruntime with
+    optimizations off gives the reference the int8 engines are measured
+    against."""
     res = {"threads": threads}
-    common = (path, spec, args.seed, threads, shim, args.warmup)
+    common = (spec, args.seed, threads, shim, args.warmup)
     workers = {}
+    runs = [(e, e, path) for e in ("oinfer", "onnxruntime") + (("openvino",) if args.openvino else ())]
+    if fp32_path:
+        runs.append(("oinfer_fp32", "oinfer", fp32_path))
     # Loaded one after the other, so no load competes with another.
-    for eng in ("oinfer", "onnxruntime") + (("openvino",) if args.openvino else ()):
-        w = Worker(ctx, eng, *common, False, args.opt_level)
+    for label, eng, p in runs:
+        w = Worker(ctx, eng, p, *common, False, args.opt_level)
         w.wait_ready(args.load_timeout)
-        workers[eng] = w
+        workers[label] = w
     times = {e: [] for e in workers}
     live = [e for e, w in workers.items() if w.error is None]
     t_start = time.perf_counter()
@@ -608,6 +665,23 @@ def bench_config(ctx, args, shim, path, spec, flops, threads, peak):
         res["ratio_ov"] = o["median_ms"] / v["median_ms"]
     res["agree"] = compare(outs.get("oinfer"), outs.get("onnxruntime")) if "oinfer" in outs and \
         "onnxruntime" in outs else {"ok": False, "detail": "an engine failed"}
+    f = res.get("oinfer_fp32")
+    if f and "median_ms" in o and "median_ms" in f and not o["error"] and not f["error"]:
+        res["ratio_fp32"] = o["median_ms"] / f["median_ms"]
+    if fp32_path:
+        ref = Worker(ctx, "onnxruntime_ref", path, spec, args.seed, threads, shim, 1, False, args.opt_level)
+        ref.wait_ready(args.load_timeout)
+        try:
+            ref_out = ref.call("finish")["outputs"] if ref.error is None else None
+        except RuntimeError as err:
+            ref.error, ref_out = str(err), None
+        ref.stop()
+        if ref_out is None:
+            res["int8_accuracy"] = {"error": ref.error}
+        else:
+            steps = output_steps(path)
+            res["int8_accuracy"] = {e: int8_accuracy(outs[e], ref_out, steps) for e in ("oinfer", "onnxruntime")
+                                    if e in outs}
     if args.profile and res["oinfer"].get("error") is None:
         res["profile"] = profile_config(ctx, args, shim, path, spec, threads)
     return res
@@ -706,6 +780,36 @@ def table(results, peaks):
     return "\n".join(lines)
 
 
+def int8_table(results):
+    """--int8: latencies side by side, and each int8 engine's distance from
+    onnxruntime's unoptimized run of the quantized model."""
+    head = ("| model | batch | thr | oinfer int8 ms | ORT int8 ms | oinfer fp32 ms | oinfer int8 / ORT int8 | "
+            "oinfer int8 / fp32 | oinfer vs ref: max diff (steps), cosine | ORT int8 vs ref: max diff (steps), "
+            "cosine |")
+    lines = [head, "|" + "|".join(["---"] * (head.count("|") - 1)) + "|"]
+
+    def acc(r, e):
+        a = r.get("int8_accuracy", {})
+        if "error" in a:
+            return "ref failed"
+        parts = []
+        for o in a.get(e, []):
+            if "error" in o:
+                parts.append(o["error"])
+                continue
+            d = f"{o['max_steps']:.1f} steps" if o.get("max_steps") is not None else f"{o['max_abs_diff']:.2e}"
+            parts.append(f"{d}, {o['cosine']:.5f}")
+        return "; ".join(parts) or "-"
+
+    for r in results:
+        lines.append("| " + " | ".join([
+            r["model"], str(r["batch"]), str(r["threads"]),
+            fmt(r["oinfer"].get("median_ms"), "{:.2f}"), fmt(r["onnxruntime"].get("median_ms"), "{:.2f}"),
+            fmt(r.get("oinfer_fp32", {}).get("median_ms"), "{:.2f}"), fmt(r.get("ratio"), "{:.2f}"),
+            fmt(r.get("ratio_fp32"), "{:.2f}"), acc(r, "oinfer"), acc(r, "onnxruntime")]) + " |")
+    return "\n".join(lines)
+
+
 def ratio_summary(results):
     """Geometric mean and worst case of oinfer's ratios (lower is faster)."""
     out = []
@@ -777,6 +881,9 @@ def main():
     ap.add_argument("--openvino", dest="openvino", action="store_true", default=None,
                     help="also run OpenVINO (f32 precision hint); default: when the openvino package imports")
     ap.add_argument("--no-openvino", dest="openvino", action="store_false")
+    ap.add_argument("--int8", action="store_true",
+                    help="run the models' _int8 variants (make_models.py --int8): oinfer int8, onnxruntime int8 "
+                         "and oinfer fp32 side by side, with accuracy against onnxruntime's unoptimized int8 run")
     args = ap.parse_args()
     if args.openvino is None:
         args.openvino = have_openvino()
@@ -799,7 +906,14 @@ def main():
             if not os.path.exists(p):
                 raise SystemExit(f"bench: {p} is missing; make it with tools/bench/make_models.py --setup "
                                  f"--models {n} (or run scripts/bench.sh)")
-            models.append((n, p))
+            if args.int8:
+                q = os.path.join(args.models_dir, n + "_int8.onnx")
+                if not os.path.exists(q):
+                    raise SystemExit(f"bench: {q} is missing; make it with tools/bench/make_models.py --int8 "
+                                     f"--models {n}")
+                models.append((n + "_int8", q, p))
+            else:
+                models.append((n, p))
 
     isa, peaks = ("-", {})
     if not args.no_peak:
@@ -810,7 +924,9 @@ def main():
     import onnxruntime
     ctx = mp.get_context("spawn")
     results = []
-    for name, path in models:
+    for entry in models:
+        name, path = entry[0], entry[1]
+        fp32_path = entry[2] if len(entry) > 2 else None
         model = onnx.load(path, load_external_data=False)
         meta_path = os.path.splitext(path)[0] + ".json"
         meta = json.load(open(meta_path)) if os.path.exists(meta_path) else None
@@ -827,7 +943,7 @@ def main():
                     print(f"bench: {name}: shapes of {len(missing)} values unknown ({e})", file=sys.stderr)
             for n in thread_counts:
                 print(f"bench: {name} batch {b}, {n} thread(s) ...", file=sys.stderr, flush=True)
-                r = bench_config(ctx, args, shim, path, spec, flops, n, peaks.get(n))
+                r = bench_config(ctx, args, shim, path, spec, flops, n, peaks.get(n), fp32_path)
                 r.update(model=name, path=path, batch=b, gflop=flops / 1e9, flop_nodes_unknown=unknown,
                          inputs=[{"name": s[0], "dtype": s[1], "shape": s[2]} for s in spec])
                 results.append(r)
@@ -847,7 +963,7 @@ def main():
         _, again = measure_peak(shim, list(peaks), args.peak_seconds)
         peaks = {n: max(g, again.get(n, 0.0)) for n, g in peaks.items()}
     for r in results:
-        for e in ("oinfer", "onnxruntime", "openvino"):
+        for e in ("oinfer", "onnxruntime", "openvino", "oinfer_fp32"):
             if e in r and "gflops" in r[e] and peaks.get(r["threads"]):
                 r[e]["peak_fraction"] = r[e]["gflops"] / peaks[r["threads"]]
 
@@ -871,6 +987,8 @@ def main():
           (", ".join(f"{g:.0f} GFLOP/s @ {n} thr" for n, g in sorted(peaks.items())) or "not measured") +
           f" ({isa}); onnxruntime {onnxruntime.__version__}\n")
     print(table(results, peaks))
+    if args.int8:
+        print("\n" + int8_table(results))
     if args.profile:
         print(profile_text(results))
     print(f"\nJSON: {os.path.abspath(args.json)}", file=sys.stderr)

@@ -23,10 +23,19 @@ Models (name: source, input):
     srcnn           the seed's SRCNN (9x9 -> 64, 1x1 -> 32, 5x5; ReLU), at
                     3 channels and 256x256, 'same' padding   x [N,3,256,256]
 
+Quantized variants (--int8), made from the fp32 file with onnxruntime.quantization
+as a user would on x86: the CNNs by quant_pre_process + quantize_static in the QDQ
+format (per-channel int8 weights, uint8 activations, onnxruntime's defaults),
+calibrated on INT8_CALIBRATION seeded random batches of one; bert_base by
+quantize_dynamic (int8 weights; MatMulInteger + DynamicQuantizeLinear):
+
+        models/<name>_int8.onnx    models/<name>_int8.json (meta, "int8_of": name)
+
 Usage:
     make_models.py --setup             make the venv (pip, from PyPI), then the models
     make_models.py [--models a,b] [--force] [--opset 17] [--exporter auto|legacy|dynamo]
     make_models.py --setup-only        make the venv only
+    make_models.py --int8 [--models a,b]   also the _int8 variants (needs onnxruntime only)
     make_models.py --list              print the model names
 Run without --setup it must be run by a Python that has torch (the venv's).
 """
@@ -306,6 +315,60 @@ def make(names, force, opset, exporter):
               f"{time.time() - t0:.0f} s -> {path}", flush=True)
 
 
+# ---- int8 variants ------------------------------------------------------------------
+
+INT8_CALIBRATION = 8
+
+
+def quantize(name, force):
+    """models/<name>_int8.onnx from models/<name>.onnx (see the module doc)."""
+    import numpy as np
+    import onnx
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_dynamic, \
+        quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    src = os.path.join(MODELS_DIR, name + ".onnx")
+    dst = os.path.join(MODELS_DIR, name + "_int8.onnx")
+    meta_path = os.path.join(MODELS_DIR, name + "_int8.json")
+    if os.path.exists(dst) and os.path.exists(meta_path) and not force:
+        print(f"make_models: {name}_int8: cached ({dst})", flush=True)
+        return
+    t0 = time.time()
+    meta = json.load(open(os.path.join(MODELS_DIR, name + ".json")))
+    tmp = dst + ".tmp"
+    if name == "bert_base":
+        quantize_dynamic(src, tmp, weight_type=QuantType.QInt8)
+        how = "quantize_dynamic, int8 weights"
+    else:
+        rng = np.random.default_rng(MODELS[name][0])
+        batches = [{i: rng.standard_normal([1] + shape).astype(np.float32) for i, _, shape, _ in MODELS[name][1]}
+                   for _ in range(INT8_CALIBRATION)]
+
+        class Reader(CalibrationDataReader):
+            def __init__(self):
+                self.it = iter(batches)
+
+            def get_next(self):
+                return next(self.it, None)
+
+        pre = dst + ".pre.onnx"
+        quant_pre_process(src, pre, skip_symbolic_shape=True)
+        quantize_static(pre, tmp, Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
+                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+        os.remove(pre)
+        how = (f"quant_pre_process + quantize_static QDQ, per-channel int8 weights, uint8 activations, "
+               f"{INT8_CALIBRATION} random calibration inputs")
+    onnx.checker.check_model(tmp)
+    os.replace(tmp, dst)
+    import onnxruntime
+    meta.update(name=name + "_int8", int8_of=name, quantization=how, onnxruntime=onnxruntime.__version__)
+    with open(meta_path, "w") as f:
+        json.dump(meta, f, indent=1)
+    print(f"make_models: {name}_int8: {how}, {os.path.getsize(dst) / 2**20:.0f} MiB, {time.time() - t0:.0f} s "
+          f"-> {dst}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--setup", action="store_true", help="make the venv first, then run in it")
@@ -315,6 +378,7 @@ def main():
     ap.add_argument("--exporter", choices=["auto", "legacy", "dynamo"], default="auto",
                     help="auto: TorchScript exporter, then the dynamo one (needs onnxscript)")
     ap.add_argument("--setup-only", action="store_true", help="make the venv, no models")
+    ap.add_argument("--int8", action="store_true", help="also make the <name>_int8 variants")
     ap.add_argument("--list", action="store_true")
     args = ap.parse_args()
     if args.list:
@@ -338,6 +402,9 @@ def main():
               f"(makes {VENV})", file=sys.stderr)
         return 2
     make(names, args.force, args.opset, args.exporter)
+    if args.int8:
+        for n in names:
+            quantize(n, args.force)
     return 0
 
 

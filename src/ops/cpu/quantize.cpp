@@ -4,6 +4,7 @@
 // even as in the ONNX reference.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "ops/cpu/dispatch.h"
 #include "ops/cpu/lowbit.h"
@@ -147,6 +148,53 @@ QuantAttrs quantAttrs(const KernelInit& init) {
   return a;
 }
 
+// Per-tensor float32 <-> int8 / uint8: what a QDQ model runs between its
+// integer ops (the residual Adds, pools and outputs left in float), one
+// plain loop each with no double temporaries. Bit for bit the general path's
+// results: the quotient x / scale is the float32 division (as numpy's, which
+// the general path rounds to), (x - zp) * scale is exact in float32 before
+// the one rounding of the product, and NaN quantizes to the zero point.
+constexpr int64_t kFastChunk = 1 << 14;
+constexpr float kRoundMagic = 12582912.f;  // 1.5 * 2^23
+
+bool perTensorInt8(const KernelContext& ctx, size_t zpIndex, DataType q) {
+  if (q != DataType::kUInt8 && q != DataType::kInt8) return false;
+  const Tensor& s = ctx.input(1);
+  if (s.dtype() != DataType::kFloat || s.numel() != 1) return false;
+  return !ctx.hasInput(zpIndex) || (ctx.input(zpIndex).dtype() == q && ctx.input(zpIndex).numel() == 1);
+}
+
+int zeroPointOf(const KernelContext& ctx, size_t zpIndex) {
+  if (!ctx.hasInput(zpIndex)) return 0;
+  const Tensor& z = ctx.input(zpIndex);
+  return z.dtype() == DataType::kInt8 ? z.data<int8_t>()[0] : z.data<uint8_t>()[0];
+}
+
+template <class T>
+void quantizeFast(KernelContext& ctx, const float* x, int64_t n, float scale, float zp, T* y) {
+  const float lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+  ctx.pool().parallelFor((n + kFastChunk - 1) / kFastChunk, [&](int64_t b, int64_t e) {
+    for (int64_t i = b * kFastChunk, end = std::min(n, e * kFastChunk); i < end; ++i) {
+      float q = x[i] / scale;
+      q = q == q ? q : 0.f;                          // NaN quantizes to the zero point
+      q = std::min(std::max(q, -65536.f), 65536.f);  // beyond that it saturates anyway
+      // Round half to even without a libm call, so the loop vectorises: at
+      // 1.5 * 2^23 a float's unit is 1, and the default rounding mode rounds
+      // the sum to even (nearbyint assumes that mode too).
+      const float r = (q + kRoundMagic) - kRoundMagic;
+      y[i] = static_cast<T>(std::min(std::max(r + zp, lo), hi));
+    }
+  }, 1);
+}
+
+template <class T>
+void dequantizeFast(KernelContext& ctx, const T* x, int64_t n, float scale, int zp, float* y) {
+  ctx.pool().parallelFor((n + kFastChunk - 1) / kFastChunk, [&](int64_t b, int64_t e) {
+    for (int64_t i = b * kFastChunk, end = std::min(n, e * kFastChunk); i < end; ++i)
+      y[i] = static_cast<float>(static_cast<int>(x[i]) - zp) * scale;
+  }, 1);
+}
+
 template <class T>
 void storeInts(Tensor& out, const std::vector<int64_t>& v, int64_t lo, int64_t hi) {
   T* d = out.data<T>();
@@ -161,6 +209,13 @@ std::unique_ptr<Kernel> quantizeKernel(const KernelInit& init) {
     const Tensor& s = ctx.input(1);
     Tensor& out = ctx.output(0);
     const DataType ot = out.dtype();
+    if (x.dtype() == DataType::kFloat && at.block == 0 &&
+        (at.precision == DataType::kUndefined || at.precision == DataType::kFloat) && perTensorInt8(ctx, 2, ot)) {
+      const float scale = s.data<float>()[0], zp = static_cast<float>(zeroPointOf(ctx, 2));
+      if (ot == DataType::kUInt8) quantizeFast(ctx, x.data<float>(), x.numel(), scale, zp, out.data<uint8_t>());
+      else quantizeFast(ctx, x.data<float>(), x.numel(), scale, zp, out.data<int8_t>());
+      return;
+    }
     const bool hasZp = ctx.hasInput(2);
     if (hasZp && ctx.input(2).dtype() != ot)
       ctx.fail(inputDesc(node, 2) + " has type " + dataTypeName(ctx.input(2).dtype()) + ", output is " +
@@ -229,6 +284,13 @@ std::unique_ptr<Kernel> dequantizeKernel(const KernelInit& init) {
     const Tensor& x = ctx.input(0);
     const Tensor& s = ctx.input(1);
     Tensor& out = ctx.output(0);
+    if (out.dtype() == DataType::kFloat && at.block == 0 && perTensorInt8(ctx, 2, x.dtype())) {
+      const float scale = s.data<float>()[0];
+      const int zp = zeroPointOf(ctx, 2);
+      if (x.dtype() == DataType::kUInt8) dequantizeFast(ctx, x.data<uint8_t>(), x.numel(), scale, zp, out.data<float>());
+      else dequantizeFast(ctx, x.data<int8_t>(), x.numel(), scale, zp, out.data<float>());
+      return;
+    }
     const bool floatIn = lowbit::isLowBitFloat(x.dtype());
     const bool useZp = ctx.hasInput(2) && !floatIn;
     if (useZp && ctx.input(2).dtype() != x.dtype())
