@@ -212,10 +212,11 @@ struct DwGeom {
   // c / sx), so a tap's columns i * sx + o are contiguous for any stride.
   int64_t phaseW() const { return (PW() + sx - 1) / sx; }
   int64_t rowW() const { return phaseW() * sx; }
+  // The padded copy's bytes, rounded up to 64 so the int32 sums after it
+  // are aligned (PH * rowW int16 values can be an odd count).
+  size_t padBytes() const { return (static_cast<size_t>(PH() * rowW()) * sizeof(int16_t) + 63) / 64 * 64; }
   // Scratch of one plane: the padded copy, the sums and the stored row.
-  size_t scratchBytes() const {
-    return static_cast<size_t>(PH() * rowW()) * sizeof(int16_t) + static_cast<size_t>(OWp()) * (2 * sizeof(int32_t));
-  }
+  size_t scratchBytes() const { return padBytes() + static_cast<size_t>(OWp()) * (2 * sizeof(int32_t)); }
 };
 
 // One plane: acc[ox] = bias + sum (x - zx) * w', stored as OT (int32, or
@@ -225,7 +226,7 @@ __attribute__((always_inline)) inline void dwPlane(const DwGeom& g, const XT* x,
                                                    int32_t bias, float scale, int32_t zp, OT* y, uint8_t* scratch) {
   const int64_t PH = g.PH(), PW = g.PW(), OWp = g.OWp(), RW = g.rowW(), PS = g.phaseW();
   auto* pad = reinterpret_cast<int16_t*>(scratch);
-  auto* acc = reinterpret_cast<int32_t*>(scratch + PH * RW * sizeof(int16_t));
+  auto* acc = reinterpret_cast<int32_t*>(scratch + g.padBytes());
   auto* row = reinterpret_cast<OT*>(acc + OWp);
   for (int64_t r = 0; r < PH; ++r) {
     int16_t* dst = pad + r * RW;
