@@ -67,10 +67,10 @@ const Tensor* constOrInput(const Tensor& kept, const KernelContext& ctx, size_t 
 }
 
 ConvGeom convGeom(const Node& node, const shape::WindowAttrs& a, int64_t group, const std::vector<int64_t>& xs,
-                  const std::vector<int64_t>& ws) {
+                  const std::vector<int64_t>& ws, size_t weightInput) {
   if (xs.size() < 3) fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 0) + " has shape " + shapeToString(xs) + ", expected rank >= 3");
   if (ws.size() != xs.size())
-    fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 1) + " has shape " + shapeToString(ws) + ", rank differs from " +
+    fail(node, ErrorCode::kShapeMismatch, inputDesc(node, weightInput) + " has shape " + shapeToString(ws) + ", rank differs from " +
                                               inputDesc(node, 0) + " " + shapeToString(xs));
   const size_t nd = xs.size() - 2;
   if (nd > conv::kMaxSpatial)
@@ -81,7 +81,7 @@ ConvGeom convGeom(const Node& node, const shape::WindowAttrs& a, int64_t group, 
   g.M = ws[0];
   g.G = group;
   if (group <= 0 || g.C != ws[1] * group || g.M % group != 0)
-    fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 0) + " " + shapeToString(xs) + " and " + inputDesc(node, 1) + " " +
+    fail(node, ErrorCode::kShapeMismatch, inputDesc(node, 0) + " " + shapeToString(xs) + " and " + inputDesc(node, weightInput) + " " +
                                               shapeToString(ws) + " do not agree with group " + std::to_string(group));
   g.Cg = g.C / group;
   g.Mg = g.M / group;
@@ -90,7 +90,7 @@ ConvGeom convGeom(const Node& node, const shape::WindowAttrs& a, int64_t group, 
     const int64_t k = ws[d + 2];
     if (!a.kernel.empty() && a.kernel[d] != k)
       fail(node, ErrorCode::kShapeMismatch, "attribute 'kernel_shape' " + shapeToString(a.kernel) + " disagrees with " +
-                                                inputDesc(node, 1) + " " + shapeToString(ws));
+                                                inputDesc(node, weightInput) + " " + shapeToString(ws));
     const shape::WindowDim wd = shape::windowDim(node, a, d, xs[d + 2], k);
     g.img[s] = xs[d + 2];
     g.grid[s] = wd.out;

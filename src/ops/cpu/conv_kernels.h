@@ -22,9 +22,10 @@ std::string inputDesc(const Node& node, size_t i);
 // run's tensor, else null (an absent optional input).
 const Tensor* constOrInput(const Tensor& kept, const KernelContext& ctx, size_t i);
 // The canonical 3-d geometry of a Conv node over input shape xs and weight
-// shape ws; an Error naming the node and the input when they disagree.
+// shape ws (the node's input `weightInput`: 1 for Conv, 3 for QLinearConv);
+// an Error naming the node and the input when they disagree.
 ConvGeom convGeom(const Node& node, const shape::WindowAttrs& a, int64_t group, const std::vector<int64_t>& xs,
-                  const std::vector<int64_t>& ws);
+                  const std::vector<int64_t>& ws, size_t weightInput = 1);
 // The NCHW and blocked depthwise kernels (no GEMM-packed weights).
 bool isDepthwiseAlgorithm(ConvAlgorithm a);
 

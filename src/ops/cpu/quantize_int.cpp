@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "ops/cpu/conv_common.h"
+#include "ops/cpu/conv_kernels.h"
 #include "ops/cpu/dispatch.h"
 #include "ops/cpu/quantize_common.h"
 #include "ops/cpu/reduce_axes.h"
@@ -43,38 +44,7 @@ MatDims matDims(const KernelContext& ctx, const Tensor& a, const Tensor& b, size
 
 conv::ConvGeom convGeom(const KernelContext& ctx, const shape::WindowAttrs& a, int64_t group, const Tensor& x,
                         const Tensor& w, size_t wi) {
-  const auto &xs = x.shape(), &ws = w.shape();
-  if (xs.size() < 3 || ws.size() != xs.size() || xs.size() - 2 > conv::kMaxSpatial)
-    ctx.fail(inputDesc(ctx.node(), 0) + " has shape " + shapeToString(xs) + " and " + inputDesc(ctx.node(), wi) +
-             " has shape " + shapeToString(ws) + "; expected equal ranks from 3 to 5");
-  conv::ConvGeom g;
-  g.N = xs[0];
-  g.C = xs[1];
-  g.M = ws[0];
-  g.G = group;
-  if (group <= 0 || g.C != ws[1] * group || g.M % group != 0)
-    ctx.fail(inputDesc(ctx.node(), 0) + " " + shapeToString(xs) + " and " + inputDesc(ctx.node(), wi) + " " +
-             shapeToString(ws) + " do not agree with group " + std::to_string(group));
-  g.Cg = g.C / group;
-  g.Mg = g.M / group;
-  const size_t nd = xs.size() - 2;
-  for (size_t d = 0; d < nd; ++d) {
-    const size_t s = conv::slot(nd, d);
-    const shape::WindowDim wd = shape::windowDim(ctx.node(), a, d, xs[d + 2], ws[d + 2]);
-    g.img[s] = xs[d + 2];
-    g.grid[s] = wd.out;
-    g.k[s] = ws[d + 2];
-    g.s[s] = a.strides[d];
-    g.dil[s] = a.dilations[d];
-    g.padBegin[s] = wd.padBegin;
-    if (wd.padBegin != 0 || wd.padEnd != 0) g.noPadding = false;
-  }
-  for (size_t s = 0; s < conv::kMaxSpatial; ++s) {
-    g.K *= g.k[s];
-    g.imgSize *= g.img[s];
-    g.gridSize *= g.grid[s];
-  }
-  return g;
+  return conv::convGeom(ctx.node(), a, group, x.shape(), w.shape(), wi);
 }
 
 namespace {
